@@ -1,0 +1,140 @@
+//! Where boards come from (arguments, a file, standard input) and the options that say how to
+//! read them (`--format`, `--size`, `--goal`), shared by every subcommand.
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, ValueEnum};
+use npuzzle::judge::{Format, JudgeReader, ReaderOptions};
+use npuzzle::parse::{Token, read_token};
+use npuzzle::{Board, Shape};
+use std::fs::File;
+use std::io::{self, BufRead, BufReader};
+use std::path::PathBuf;
+
+/// Input convention on the command line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Detect POJ, HDU or UVa from the input.
+    Auto,
+    /// POJ 1077: one board, possibly over several lines.
+    Poj,
+    /// HDU 1043: one board per line.
+    Hdu,
+    /// UVa 652: a count, then datasets separated by blank lines.
+    Uva,
+    /// Detect the input convention; write one JSON object per board.
+    Jsonl,
+}
+
+impl FormatArg {
+    /// The forced input convention, if any.
+    pub fn input_format(self) -> Option<Format> {
+        match self {
+            FormatArg::Poj => Some(Format::Poj),
+            FormatArg::Hdu => Some(Format::Hdu),
+            FormatArg::Uva => Some(Format::Uva),
+            FormatArg::Auto | FormatArg::Jsonl => None,
+        }
+    }
+}
+
+/// Options describing the boards and their goal.
+#[derive(Args, Clone, Debug)]
+pub struct BoardOptions {
+    /// Input convention (and output: `jsonl` writes JSON lines).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: FormatArg,
+    /// Board size WxH (columns x rows) when the tile count does not make it obvious, e.g. 3x2.
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<Shape>,
+    /// Goal board (default: tiles in order, blank last), e.g. "1 2 3 8 x 4 7 6 5".
+    #[arg(long, value_name = "BOARD")]
+    pub goal: Option<String>,
+    /// Use Korf's goal convention: blank first, then tiles in order.
+    #[arg(long, conflicts_with = "goal")]
+    pub blank_first: bool,
+}
+
+impl BoardOptions {
+    /// The goal board, if one was given; it fixes the board size.
+    pub fn goal_board(&self) -> Result<Option<Board>> {
+        let Some(text) = &self.goal else {
+            return Ok(None);
+        };
+        let goal = Board::parse_with_shape(text, self.size)
+            .map_err(|e| anyhow::anyhow!("{}", e.kind))
+            .context("--goal is not a valid board")?;
+        Ok(Some(goal))
+    }
+
+    /// The shape every board must have, if known up front.
+    pub fn fixed_shape(&self) -> Result<Option<Shape>> {
+        Ok(match self.goal_board()? {
+            Some(g) => Some(g.shape()),
+            None => self.size,
+        })
+    }
+
+    /// The goal for boards of `shape`.
+    pub fn goal_for(&self, shape: Shape, explicit: Option<&Board>) -> Board {
+        match explicit {
+            Some(g) => g.clone(),
+            None if self.blank_first => Board::goal_blank_first(shape),
+            None => Board::goal(shape),
+        }
+    }
+
+    /// Reader options for these flags.
+    pub fn reader_options(&self) -> Result<ReaderOptions> {
+        Ok(ReaderOptions {
+            format: self.format.input_format(),
+            shape: self.fixed_shape()?,
+            ..ReaderOptions::default()
+        })
+    }
+}
+
+/// Opens a file, or standard input for `-`.
+pub fn open(path: &PathBuf) -> Result<Box<dyn BufRead + Send>> {
+    if path.as_os_str() == "-" {
+        return Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())));
+    }
+    let f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+}
+
+/// Turns `solve`'s positional arguments into an input: tiles on the command line, one file,
+/// or standard input when there are none (or just `-`).
+pub fn from_arguments(args: &[String]) -> Result<Box<dyn BufRead + Send>> {
+    let looks_like_board = |a: &String| {
+        a.split_ascii_whitespace()
+            .all(|t| matches!(read_token(t.as_bytes()), Token::Tile(_)))
+            && a.split_ascii_whitespace().next().is_some()
+    };
+    match args {
+        [] => open(&PathBuf::from("-")),
+        [one] if !looks_like_board(one) => open(&PathBuf::from(one)),
+        many if many.iter().all(looks_like_board) => {
+            Ok(Box::new(io::Cursor::new(many.join(" ").into_bytes())))
+        }
+        _ => bail!(
+            "expected a board's tiles (e.g. `2 3 4 1 5 x 7 6 8`) or one input file, got {:?}",
+            args.join(" ")
+        ),
+    }
+}
+
+/// A reader of judge-format boards over `input`.
+pub fn judge_reader(
+    input: Box<dyn BufRead + Send>,
+    options: &BoardOptions,
+) -> Result<JudgeReader<Box<dyn BufRead + Send>>> {
+    Ok(JudgeReader::new(input, options.reader_options()?))
+}
+
+/// Whether an error is a closed output pipe (e.g. `npuzzle solve … | head`).
+pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.chain().any(|c| {
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,44 @@
+//! `npuzzle`: solve, check and compare sliding-tile puzzles from the command line.
+
+mod check;
+mod input;
+mod output;
+mod solve;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Sliding-tile puzzle toolkit: optimal solutions for the 8-puzzle (POJ 1077, HDU 1043,
+/// UVa 652) and boards of other sizes.
+#[derive(Parser)]
+#[command(name = "npuzzle", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve boards given as arguments, in a file, or on standard input (judge formats).
+    Solve(solve::SolveArgs),
+    /// Judge answers: every move string must be legal and reach the goal.
+    Check(check::CheckArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Check(args) => check::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            if input::is_broken_pipe(&e) {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("npuzzle: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,344 @@
+//! `npuzzle solve`: read boards in any judge convention, answer each in order.
+//!
+//! Boards stream through in chunks: a reader thread parses the next chunk while the current one
+//! is solved in parallel (rayon, order preserved) and written out, so a million boards are
+//! never held in memory at once. A board that cannot be read or solved is reported on stderr
+//! as `line N: …` and the batch goes on; the exit status is 1 when any board failed.
+
+use crate::input::{self, BoardOptions, FormatArg};
+use crate::output::{JsonAnswer, Notation, show_steps, stats_line};
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use npuzzle::judge::{Format, Puzzle};
+use npuzzle::search::Limits;
+use npuzzle::{Algorithm, Board, Outcome, Shape, SolveError, Solver};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
+
+/// Boards read per chunk.
+const CHUNK: usize = 1 << 15;
+/// Boards per parallel task within a chunk.
+const TASK: usize = 1 << 10;
+
+/// Arguments of `npuzzle solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// A board's tiles (e.g. `2 3 4 1 5 x 7 6 8`), or one input file; standard input when
+    /// omitted or `-`.
+    #[arg(value_name = "BOARD|FILE")]
+    pub input: Vec<String>,
+    #[command(flatten)]
+    pub board: BoardOptions,
+    /// Solving method; `auto` picks the fastest optimal one for the board size.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub algorithm: AlgorithmArg,
+    /// How to write the moves.
+    #[arg(long, value_enum, default_value = "judge")]
+    pub notation: Notation,
+    /// Also print the boards step by step.
+    #[arg(long)]
+    pub show: bool,
+    /// Print each board's search figures on stderr (in the JSON with --format jsonl).
+    #[arg(long)]
+    pub stats: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Worker threads (0 = one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// Search limits on the command line.
+#[derive(Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Give up on a board after expanding this many states.
+    #[arg(long, value_name = "N")]
+    pub max_nodes: Option<u64>,
+    /// Give up on a board after this many seconds.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Give up on a board when a search holds more than this many states.
+    #[arg(long, value_name = "N")]
+    pub max_stored: Option<u64>,
+}
+
+impl LimitArgs {
+    /// The library's limits for these flags.
+    pub fn to_limits(&self) -> Result<Limits> {
+        let max_time = match self.timeout {
+            Some(s) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s.min(1e9))),
+            Some(s) => anyhow::bail!("--timeout must be a positive number of seconds, got {s}"),
+            None => None,
+        };
+        Ok(Limits {
+            max_nodes: self.max_nodes,
+            max_time,
+            max_stored: self.max_stored,
+            cancel: None,
+        })
+    }
+}
+
+/// Solving methods on the command line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AlgorithmArg {
+    /// Fastest optimal method for the size.
+    Auto,
+    /// Complete reverse-BFS table (boards of at most 10 cells).
+    Table,
+}
+
+impl AlgorithmArg {
+    /// The library's algorithm.
+    pub fn algorithm(self) -> Algorithm {
+        match self {
+            AlgorithmArg::Auto => Algorithm::Auto,
+            AlgorithmArg::Table => Algorithm::Table,
+        }
+    }
+}
+
+/// One solver per board shape, made on first use.
+pub struct Solvers {
+    goal: Option<Board>,
+    options: BoardOptions,
+    algorithm: Algorithm,
+    limits: Limits,
+    by_shape: HashMap<Shape, Result<Arc<Solver>, SolveError>>,
+}
+
+impl Solvers {
+    /// Solvers for the given goal options, method and limits.
+    pub fn new(options: &BoardOptions, algorithm: Algorithm, limits: Limits) -> Result<Solvers> {
+        Ok(Solvers {
+            goal: options.goal_board()?,
+            options: options.clone(),
+            algorithm,
+            limits,
+            by_shape: HashMap::new(),
+        })
+    }
+
+    /// Makes sure a solver exists (or its error is remembered) for `shape`.
+    pub fn prepare(&mut self, shape: Shape) {
+        if !self.by_shape.contains_key(&shape) {
+            let goal = self.options.goal_for(shape, self.goal.as_ref());
+            let solver = Solver::new(goal, self.algorithm, self.limits.clone()).map(Arc::new);
+            self.by_shape.insert(shape, solver);
+        }
+    }
+
+    /// The solver for `shape` (after [`Solvers::prepare`]).
+    pub fn get(&self, shape: Shape) -> Result<&Solver, SolveError> {
+        match self.by_shape.get(&shape) {
+            Some(Ok(s)) => Ok(s),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err(SolveError::Search(
+                npuzzle::search::SearchError::Unsupported(format!(
+                    "no solver prepared for {shape} boards"
+                )),
+            )),
+        }
+    }
+}
+
+/// What to write for each board.
+#[derive(Copy, Clone)]
+struct Style {
+    notation: Notation,
+    show: bool,
+    stats: bool,
+    json: bool,
+    uva: bool,
+    /// Judge letters straight from a table: no allocation per board.
+    fast: bool,
+}
+
+/// Output of one parallel task: answers for stdout, reports for stderr.
+#[derive(Default)]
+struct Piece {
+    out: Vec<u8>,
+    err: Vec<u8>,
+    answers: usize,
+    failures: usize,
+}
+
+impl Piece {
+    fn fail(&mut self, style: &Style, line: usize, message: &str) {
+        self.failures += 1;
+        let _ = writeln!(self.err, "line {line}: {message}");
+        if style.json {
+            let j = JsonAnswer::error(line, message.to_owned(), "error");
+            let _ = serde_json::to_writer(&mut self.out, &j);
+            self.out.push(b'\n');
+        }
+    }
+
+    fn begin_answer(&mut self, style: &Style) {
+        if style.uva {
+            self.out.push(b'\n');
+        }
+        self.answers += 1;
+    }
+}
+
+fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzzle) {
+    let line = puzzle.line;
+    let board = match &puzzle.board {
+        Ok(b) => b,
+        Err(e) => return piece.fail(style, line, &e.kind.to_string()),
+    };
+    let solver = match solvers.get(board.shape()) {
+        Ok(s) => s,
+        Err(e) => return piece.fail(style, line, &e.to_string()),
+    };
+    if style.fast {
+        if let Some(table) = solver.table() {
+            piece.begin_answer(style);
+            if !table.write_letters(board, &mut piece.out) {
+                piece.out.extend_from_slice(b"unsolvable");
+            }
+            piece.out.push(b'\n');
+            return;
+        }
+    }
+    match solver.solve(board) {
+        Err(e) => piece.fail(style, line, &e.to_string()),
+        Ok(Outcome::Unsolvable) => {
+            if style.json {
+                let _ = serde_json::to_writer(&mut piece.out, &JsonAnswer::unsolvable(line, board));
+                piece.out.push(b'\n');
+                piece.answers += 1;
+            } else {
+                piece.begin_answer(style);
+                piece.out.extend_from_slice(b"unsolvable\n");
+            }
+        }
+        Ok(Outcome::Solved(answer)) => {
+            if style.json {
+                let mut j = JsonAnswer::solved(line, board, &answer);
+                if !style.stats {
+                    j.stats = None;
+                }
+                let _ = serde_json::to_writer(&mut piece.out, &j);
+                piece.out.push(b'\n');
+                piece.answers += 1;
+                return;
+            }
+            piece.begin_answer(style);
+            piece
+                .out
+                .extend_from_slice(style.notation.render(&answer.solution).as_bytes());
+            piece.out.push(b'\n');
+            if style.show {
+                piece
+                    .out
+                    .extend_from_slice(show_steps(board, &answer.solution).as_bytes());
+            }
+            if style.stats {
+                let _ = writeln!(piece.err, "{}", stats_line(line, &answer));
+            }
+        }
+    }
+}
+
+/// Runs `npuzzle solve`.
+pub fn run(args: SolveArgs) -> Result<ExitCode> {
+    if args.threads > 0 {
+        // Fails only if a pool already exists, which is harmless.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build_global();
+    }
+    let limits = args.limits.to_limits()?;
+    let algorithm = args.algorithm.algorithm();
+    let mut solvers = Solvers::new(&args.board, algorithm, limits)?;
+    let input = input::from_arguments(&args.input)?;
+    let mut reader = input::judge_reader(input, &args.board)?;
+
+    // Reader thread: parse chunks ahead of the solver.
+    let (tx, rx) = mpsc::sync_channel::<io::Result<(Option<Format>, Vec<Puzzle>)>>(2);
+    let reader_thread = std::thread::spawn(move || {
+        loop {
+            let mut chunk = Vec::with_capacity(CHUNK);
+            let mut failed = None;
+            while chunk.len() < CHUNK {
+                match reader.next_puzzle() {
+                    Ok(Some(p)) => chunk.push(p),
+                    Ok(None) => break,
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+            }
+            let last = chunk.len() < CHUNK || failed.is_some();
+            if !chunk.is_empty() && tx.send(Ok((reader.format(), chunk))).is_err() {
+                return;
+            }
+            if let Some(e) = failed {
+                let _ = tx.send(Err(e));
+            }
+            if last {
+                return;
+            }
+        }
+    });
+
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
+    let stderr = io::stderr();
+    let mut answered_any = false;
+    let mut failures = 0usize;
+    for message in rx {
+        let (format, chunk) = message.context("cannot read the input")?;
+        for p in &chunk {
+            if let Ok(b) = &p.board {
+                solvers.prepare(b.shape());
+            }
+        }
+        let json = args.board.format == FormatArg::Jsonl;
+        let style = Style {
+            notation: args.notation,
+            show: args.show,
+            stats: args.stats,
+            json,
+            uva: !json && format == Some(Format::Uva),
+            fast: !json && !args.show && !args.stats && args.notation == Notation::Judge,
+        };
+        let pieces: Vec<Piece> = chunk
+            .par_chunks(TASK)
+            .map(|task| {
+                let mut piece = Piece::default();
+                for p in task {
+                    answer_one(&mut piece, &style, &solvers, p);
+                }
+                piece
+            })
+            .collect();
+        for piece in pieces {
+            let mut bytes = &piece.out[..];
+            if style.uva && !answered_any && piece.answers > 0 {
+                bytes = &bytes[1..]; // no separator before the first answer
+            }
+            answered_any |= piece.answers > 0;
+            out.write_all(bytes)?;
+            if !piece.err.is_empty() {
+                out.flush()?;
+                stderr.lock().write_all(&piece.err)?;
+            }
+            failures += piece.failures;
+        }
+    }
+    out.flush()?;
+    let _ = reader_thread.join();
+    if failures > 0 {
+        eprintln!("npuzzle: {failures} board(s) could not be answered (see the lines above)");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}

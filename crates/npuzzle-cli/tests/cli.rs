@@ -1,0 +1,278 @@
+//! The `npuzzle` binary end to end: judge conventions, bad input, `--goal`, and `check`.
+//! Every move string the tests see is replayed on its board and must reach the goal.
+
+use npuzzle::{Board, Solution};
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn npuzzle(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let text = stdin.to_owned();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(text.as_bytes());
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Asserts that `answer` solves `board` toward `goal` in exactly `len` moves.
+fn assert_solves(board: &str, answer: &str, goal: &str, len: usize) {
+    let b = Board::parse(board).unwrap();
+    let g = Board::parse(goal).unwrap();
+    let s = Solution::from_letters(answer).unwrap();
+    s.verify(&b, &g).unwrap();
+    assert_eq!(s.len(), len, "{board}: {answer}");
+}
+
+const GOAL: &str = "1 2 3 4 5 6 7 8 x";
+
+#[test]
+fn poj_sample() {
+    let o = npuzzle(&["solve"], " 2  3  4  1  5  x  7  6  8 \n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1);
+    assert_solves("2 3 4 1 5 x 7 6 8", out.trim_end(), GOAL, 19);
+}
+
+#[test]
+fn poj_board_over_several_lines_and_arguments() {
+    let o = npuzzle(&["solve"], "2 3 4\r\n1 5 x\r\n7 6 8\r\n");
+    assert_solves("2 3 4 1 5 x 7 6 8", stdout(&o).trim_end(), GOAL, 19);
+    let o = npuzzle(&["solve", "2", "3", "4", "1", "5", "x", "7", "6", "8"], "");
+    assert_solves("2 3 4 1 5 x 7 6 8", stdout(&o).trim_end(), GOAL, 19);
+    let o = npuzzle(&["solve", "2 3 4 1 5 0 7 6 8"], "");
+    assert_solves("2 3 4 1 5 x 7 6 8", stdout(&o).trim_end(), GOAL, 19);
+}
+
+#[test]
+fn hdu_one_board_per_line() {
+    let boards = [
+        ("2 3 4 1 5 x 7 6 8", Some(19)),
+        ("1 2 3 4 5 6 7 8 x", Some(0)),
+        ("2 1 3 4 5 6 7 8 x", None),
+        ("8 6 7 2 5 4 3 x 1", Some(31)),
+        ("6 4 7 8 5 x 3 2 1", Some(31)),
+        ("1 2 3 4 5 6 7 x 8", Some(1)),
+    ];
+    let input: String = boards.iter().map(|(b, _)| format!("{b}\n")).collect();
+    let o = npuzzle(&["solve"], &input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), boards.len());
+    for ((board, len), answer) in boards.iter().zip(&lines) {
+        match len {
+            Some(n) => assert_solves(board, answer, GOAL, *n),
+            None => assert_eq!(*answer, "unsolvable"),
+        }
+    }
+    assert_eq!(lines[1], "", "a solved board prints an empty line");
+}
+
+#[test]
+fn uva_sample_and_separators() {
+    let o = npuzzle(&["solve"], "1\n\n2  3  4  1  5  x  7  6  8\n");
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 1);
+    assert_solves("2 3 4 1 5 x 7 6 8", out.trim_end(), GOAL, 19);
+
+    let input = "3\n\n2 3 4\n1 5 x\n7 6 8\n\n1 2 3\n4 5 6\n7 8 x\n\n2 1 3 4 5 6 7 8 x\n";
+    let o = npuzzle(&["solve"], input);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out:?}");
+    assert_solves("2 3 4 1 5 x 7 6 8", lines[0], GOAL, 19);
+    assert_eq!(lines[1], "");
+    assert_eq!(lines[2], "", "solved board");
+    assert_eq!(lines[3], "");
+    assert_eq!(lines[4], "unsolvable");
+    assert!(out.ends_with("unsolvable\n"));
+}
+
+#[test]
+fn forced_formats() {
+    let o = npuzzle(&["solve", "--format", "hdu"], "1\n2 3 4 1 5 x 7 6 8\n");
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("line 1:"));
+    assert_solves("2 3 4 1 5 x 7 6 8", stdout(&o).trim_end(), GOAL, 19);
+    let o = npuzzle(&["solve", "--format", "poj"], "2 3 4 1\n5 x\n7 6 8\n");
+    assert_solves("2 3 4 1 5 x 7 6 8", stdout(&o).trim_end(), GOAL, 19);
+}
+
+#[test]
+fn bad_boards_are_reported_and_the_batch_goes_on() {
+    let input = "2 3 4 1 5 x 7 6 8\n\
+                 1 2 3 4 5 6 7 8\n\
+                 1 2 3 4 5 6 7 7 x\n\
+                 1 2 3 4 5 6 7 8 9\n\
+                 1 2 3 4 x 6 7 8 0\n\
+                 1 2 3 4 5 6 7 8 q\n\
+                 1 2 3 4 5 6 7 x 8\n";
+    let o = npuzzle(&["solve"], input);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_solves("2 3 4 1 5 x 7 6 8", lines[0], GOAL, 19);
+    assert_solves("1 2 3 4 5 6 7 x 8", lines[1], GOAL, 1);
+    let err = stderr(&o);
+    for (line, what) in [
+        (2, "8 tiles do not make a square board"),
+        (3, "tile 7 appears twice"),
+        (4, "out of range"),
+        (5, "two blanks"),
+        (6, "`q` at column 17 is not a tile"),
+    ] {
+        assert!(
+            err.contains(&format!("line {line}: ")) && err.contains(what),
+            "missing line {line}: {what} in {err}"
+        );
+    }
+}
+
+#[test]
+fn junk_line_of_a_million_tokens() {
+    let mut input = String::from("2 3 4 1 5 x 7 6 8\n");
+    input.push_str(&"5 ".repeat(1_000_000));
+    input.push_str("\n1 2 3 4 5 6 7 x 8\n");
+    let o = npuzzle(&["solve"], &input);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o).lines().count(), 2);
+    assert!(stderr(&o).contains("line 2: line is longer than"));
+}
+
+#[test]
+fn goal_option() {
+    let goal = "1 2 3 8 x 4 7 6 5";
+    let o = npuzzle(
+        &["solve", "--goal", goal],
+        "2 8 3 1 6 4 7 x 5\n2 1 3 8 x 4 7 6 5\n",
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_solves("2 8 3 1 6 4 7 x 5", lines[0], goal, 5);
+    assert_eq!(lines[1], "unsolvable");
+    let o = npuzzle(&["solve", "--goal", "1 2 3"], "1 2 3 4 5 6 7 8 x\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--goal"));
+}
+
+#[test]
+fn tile_notation_and_show() {
+    let o = npuzzle(
+        &["solve", "--notation", "tiles", "--show"],
+        "1 2 3 4 5 6 x 7 8\n",
+    );
+    let out = stdout(&o);
+    assert_eq!(out.lines().next(), Some("L2"));
+    assert!(out.contains("-r->"));
+    assert_eq!(out.matches("7 8 x").count(), 1);
+}
+
+#[test]
+fn check_judges_answers() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let puzzles = dir.join("p.txt");
+    let answers = dir.join("a.txt");
+    std::fs::write(
+        &puzzles,
+        "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\n",
+    )
+    .unwrap();
+    let p = puzzles.to_str().unwrap();
+    let a = answers.to_str().unwrap();
+
+    std::fs::write(&answers, "ullddrurdllurdruldr\n\nunsolvable\n").unwrap();
+    let o = npuzzle(&["check", p, a], "");
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("3 valid (3 optimal"));
+
+    // a longer valid answer: valid but suboptimal
+    std::fs::write(&answers, "ullddrurdllurdruldrlr\n\nunsolvable\n").unwrap();
+    let o = npuzzle(&["check", p, a], "");
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("suboptimal: 21 moves, the optimum is 19"));
+    let o = npuzzle(&["check", "--require-optimal", p, a], "");
+    assert_eq!(o.status.code(), Some(1));
+
+    // illegal move, wrong unsolvable claim, missing answer
+    std::fs::write(&answers, "rr\nunsolvable\n").unwrap();
+    let o = npuzzle(&["check", p, a], "");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(
+        out.contains("board 1") && out.contains("leaves the board"),
+        "{out}"
+    );
+    assert!(
+        out.contains("board 2") && out.contains("can reach the goal"),
+        "{out}"
+    );
+    assert!(
+        out.contains("board 3") && out.contains("no answer"),
+        "{out}"
+    );
+    assert!(out.contains("0 valid"));
+
+    // UVa answers separated by blank lines
+    std::fs::write(&puzzles, "2\n\n2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 8 x\n").unwrap();
+    std::fs::write(&answers, "ullddrurdllurdruldr\n\n\n").unwrap();
+    let o = npuzzle(&["check", p, a], "");
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("2 valid"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn solve_output_passes_check() {
+    // Round trip: whatever `solve` prints, `check` accepts as optimal.
+    let dir = std::env::temp_dir().join(format!("npuzzle-rt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let puzzles = dir.join("p.txt");
+    let answers = dir.join("a.txt");
+    let mut text = String::from("4\n\n");
+    for b in [
+        "8 6 7 2 5 4 3 x 1",
+        "1 2 3 4 5 6 7 8 x",
+        "x 1 2 3 4 5 6 7 8",
+        "2 1 3 4 5 6 7 8 x",
+    ] {
+        text.push_str(b);
+        text.push_str("\n\n");
+    }
+    std::fs::write(&puzzles, &text).unwrap();
+    let o = npuzzle(&["solve", puzzles.to_str().unwrap()], "");
+    assert!(o.status.success());
+    std::fs::write(&answers, &o.stdout).unwrap();
+    let o = npuzzle(
+        &[
+            "check",
+            "--require-optimal",
+            puzzles.to_str().unwrap(),
+            answers.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(stdout(&o).contains("4 valid (4 optimal"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,38 @@
+//! # npuzzle
+//!
+//! Sliding-tile puzzles of any size: the 8-puzzle ("Eight": POJ 1077, HDU 1043, UVa 652), the
+//! 15- and 24-puzzles and beyond.
+//!
+//! - [`Board`], [`Shape`], [`Move`]: boards of any width × height and the four blank moves.
+//! - [`Board::parse`] and [`judge::JudgeReader`]: reading boards and whole judge inputs.
+//! - [`parity`]: which boards can reach which goals; [`rank`]: Cantor ranking.
+//! - [`table::Table`]: complete reverse-BFS tables (every 3×3 board answered optimally).
+//! - [`Solver`]: picks and runs the right method for a board and returns a [`Solution`].
+//!
+//! ```
+//! use npuzzle::{Board, Solver, Outcome};
+//! let board = Board::parse("2 3 4 1 5 x 7 6 8").unwrap();
+//! let solver = Solver::for_goal(Board::goal(board.shape())).unwrap();
+//! match solver.solve(&board).unwrap() {
+//!     Outcome::Solved(answer) => {
+//!         assert_eq!(answer.solution.len(), 19);
+//!         answer.solution.verify(&board, solver.goal()).unwrap();
+//!     }
+//!     Outcome::Unsolvable => unreachable!(),
+//! }
+//! ```
+
+pub mod board;
+pub mod judge;
+pub mod parity;
+pub mod parse;
+pub mod rank;
+pub mod search;
+pub mod solution;
+pub mod solver;
+pub mod table;
+
+pub use board::{BLANK, Board, BoardError, Move, Shape, Tile};
+pub use parse::{ParseError, ParseErrorKind};
+pub use solution::{ReplayError, Solution};
+pub use solver::{Algorithm, Answer, Outcome, SolveError, Solver};

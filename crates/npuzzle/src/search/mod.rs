@@ -1,0 +1,148 @@
+//! Searches over board states. Every search returns a [`Solution`] with [`Stats`] and honours
+//! [`Limits`], failing with [`SearchError::Limit`] (still carrying the stats) instead of running
+//! out of memory or time, so the CLI, the web page and the comparison table report the same
+//! figures in the same way.
+
+use crate::board::BoardError;
+use crate::solution::Solution;
+use serde::Serialize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// What a search did.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// States whose successors were generated.
+    pub expanded: u64,
+    /// Successor states generated.
+    pub generated: u64,
+    /// Most states held in memory at once (open + closed lists, or the IDA* path).
+    pub peak_stored: u64,
+    /// Wall time.
+    #[serde(serialize_with = "as_micros")]
+    pub elapsed: Duration,
+}
+
+fn as_micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64() * 1e6)
+}
+
+/// Bounds on a search. `None` means unbounded.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Most states to expand.
+    pub max_nodes: Option<u64>,
+    /// Longest wall time.
+    pub max_time: Option<Duration>,
+    /// Most states to hold in memory at once.
+    pub max_stored: Option<u64>,
+    /// Set from elsewhere to stop the search early.
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Which limit stopped a search.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum LimitKind {
+    /// `max_nodes` reached.
+    Nodes,
+    /// `max_time` reached.
+    Time,
+    /// `max_stored` reached.
+    Memory,
+    /// Cancelled from outside.
+    Cancelled,
+}
+
+impl std::fmt::Display for LimitKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LimitKind::Nodes => "node limit",
+            LimitKind::Time => "time limit",
+            LimitKind::Memory => "memory (stored states) limit",
+            LimitKind::Cancelled => "cancellation",
+        })
+    }
+}
+
+/// A search stopped by one of its [`Limits`].
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("search stopped by the {kind} after expanding {} states in {:.3} s", stats.expanded, stats.elapsed.as_secs_f64())]
+pub struct LimitExceeded {
+    /// Which limit.
+    pub kind: LimitKind,
+    /// What the search had done by then.
+    pub stats: Stats,
+}
+
+/// Why a search returned no solution.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SearchError {
+    /// The board cannot reach the goal.
+    #[error("the board cannot reach the goal")]
+    Unsolvable,
+    /// A limit was hit.
+    #[error(transparent)]
+    Limit(#[from] LimitExceeded),
+    /// Start and goal differ in shape.
+    #[error(transparent)]
+    Shape(#[from] BoardError),
+    /// The board is too large for this search's state encoding.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// A solution together with the search's figures.
+pub type Found = (Solution, Stats);
+
+/// Checks limits cheaply from a hot loop: the clock and the cancel flag are read only every
+/// 4096 calls.
+pub struct Budget<'a> {
+    limits: &'a Limits,
+    start: Instant,
+    calls: u32,
+}
+
+impl<'a> Budget<'a> {
+    /// Starts the clock.
+    pub fn new(limits: &'a Limits) -> Budget<'a> {
+        Budget {
+            limits,
+            start: Instant::now(),
+            calls: 0,
+        }
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Which limit, if any, the search has now exceeded with `expanded` and `stored` states.
+    #[inline]
+    pub fn check(&mut self, expanded: u64, stored: u64) -> Option<LimitKind> {
+        if self.limits.max_nodes.is_some_and(|m| expanded > m) {
+            return Some(LimitKind::Nodes);
+        }
+        if self.limits.max_stored.is_some_and(|m| stored > m) {
+            return Some(LimitKind::Memory);
+        }
+        self.calls = self.calls.wrapping_add(1);
+        if self.calls % 4096 == 0 {
+            if self
+                .limits
+                .max_time
+                .is_some_and(|t| self.start.elapsed() > t)
+            {
+                return Some(LimitKind::Time);
+            }
+            if let Some(c) = &self.limits.cancel {
+                if c.load(Ordering::Relaxed) {
+                    return Some(LimitKind::Cancelled);
+                }
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,260 @@
+//! Solutions: a list of blank moves, written in judge letters or speed-solving tile notation,
+//! and replayed to check that they are legal and reach the goal.
+//!
+//! Judge letters (`udlr`) name the direction the *blank* moves, as the Eight problem's statement
+//! does. Tile notation (`R3 D2 L`) names the direction the *tile* moves, with run lengths, as
+//! speed-solvers write it. Both are views of the same [`Solution`].
+
+use crate::board::{Board, Move};
+use std::fmt;
+use thiserror::Error;
+
+/// A sequence of blank moves.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Solution {
+    moves: Vec<Move>,
+}
+
+/// Why a move string could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NotationError {
+    /// A character that is not a move letter.
+    #[error("`{found}` at position {position} is not a move (expected one of u, d, l, r)")]
+    BadLetter {
+        /// The character.
+        found: char,
+        /// 1-based character position.
+        position: usize,
+    },
+    /// A malformed tile-notation group such as `R0` or `Q2`.
+    #[error("`{group}` is not a tile move (expected U, D, L or R with an optional count)")]
+    BadGroup {
+        /// The offending group.
+        group: String,
+    },
+    /// More moves than the reader accepts.
+    #[error("more than {limit} moves")]
+    TooLong {
+        /// The limit.
+        limit: usize,
+    },
+}
+
+/// Why a solution does not solve a board.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReplayError {
+    /// Move number `index` (1-based) would push the blank off the board.
+    #[error("move {index} (`{letter}`) leaves the board")]
+    IllegalMove {
+        /// 1-based move number.
+        index: usize,
+        /// Its judge letter.
+        letter: char,
+    },
+    /// All moves are legal but the final board is not the goal.
+    #[error("the moves end on {final_board:?}, not the goal")]
+    NotAtGoal {
+        /// Where the moves ended.
+        final_board: Board,
+    },
+    /// Start and goal differ in shape.
+    #[error(transparent)]
+    Shape(#[from] crate::board::BoardError),
+}
+
+/// The longest move string the readers accept (a safety bound against junk input).
+pub const MAX_SOLUTION_MOVES: usize = 10_000_000;
+
+impl Solution {
+    /// A solution from a list of moves.
+    pub fn new(moves: Vec<Move>) -> Solution {
+        Solution { moves }
+    }
+
+    /// The moves, in order.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// True for the empty solution (board already solved).
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Consumes the solution, returning the moves.
+    pub fn into_moves(self) -> Vec<Move> {
+        self.moves
+    }
+
+    /// Reads judge letters (`udlr`, either case); whitespace is ignored.
+    pub fn from_letters(text: &str) -> Result<Solution, NotationError> {
+        let mut moves = Vec::new();
+        for (i, c) in text.chars().enumerate() {
+            if c.is_whitespace() {
+                continue;
+            }
+            if moves.len() >= MAX_SOLUTION_MOVES {
+                return Err(NotationError::TooLong {
+                    limit: MAX_SOLUTION_MOVES,
+                });
+            }
+            moves.push(Move::from_letter(c).ok_or(NotationError::BadLetter {
+                found: c,
+                position: i + 1,
+            })?);
+        }
+        Ok(Solution { moves })
+    }
+
+    /// Reads tile notation such as `R3 D2 L` (groups may also be run together: `R3D2L`).
+    pub fn from_tile_notation(text: &str) -> Result<Solution, NotationError> {
+        let mut moves = Vec::new();
+        let mut chars = text.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c.is_whitespace() {
+                continue;
+            }
+            let bad = |g: String| NotationError::BadGroup { group: g };
+            let m = Move::from_tile_letter(c).ok_or_else(|| bad(c.to_string()))?;
+            let mut count: usize = 0;
+            let mut digits = String::new();
+            while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
+                digits.push(chars.next().unwrap_or('0'));
+                count = count.saturating_mul(10).saturating_add(d as usize);
+            }
+            if digits.is_empty() {
+                count = 1;
+            } else if count == 0 {
+                return Err(bad(format!("{c}{digits}")));
+            }
+            if moves.len() + count > MAX_SOLUTION_MOVES {
+                return Err(NotationError::TooLong {
+                    limit: MAX_SOLUTION_MOVES,
+                });
+            }
+            moves.extend(std::iter::repeat_n(m, count));
+        }
+        Ok(Solution { moves })
+    }
+
+    /// The judge letters, e.g. `ullddrurdllurdruldr`.
+    pub fn to_letters(&self) -> String {
+        self.moves.iter().map(|m| m.letter()).collect()
+    }
+
+    /// Tile notation with run lengths, e.g. `D L2 U`: the direction each *tile* slides.
+    pub fn to_tile_notation(&self) -> String {
+        let mut out = String::new();
+        let mut i = 0;
+        while i < self.moves.len() {
+            let m = self.moves[i];
+            let run = self.moves[i..].iter().take_while(|&&x| x == m).count();
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push(m.tile_letter());
+            if run > 1 {
+                out.push_str(&run.to_string());
+            }
+            i += run;
+        }
+        out
+    }
+
+    /// Applies the moves to a copy of `start` and returns the final board.
+    pub fn replay(&self, start: &Board) -> Result<Board, ReplayError> {
+        let mut b = start.clone();
+        for (i, &m) in self.moves.iter().enumerate() {
+            if !b.apply(m) {
+                return Err(ReplayError::IllegalMove {
+                    index: i + 1,
+                    letter: m.letter(),
+                });
+            }
+        }
+        Ok(b)
+    }
+
+    /// Checks that the moves are legal from `start` and end on `goal`.
+    pub fn verify(&self, start: &Board, goal: &Board) -> Result<(), ReplayError> {
+        start.check_same_shape(goal)?;
+        let end = self.replay(start)?;
+        if &end == goal {
+            Ok(())
+        } else {
+            Err(ReplayError::NotAtGoal { final_board: end })
+        }
+    }
+
+    /// Every board along the way, `start` first and the final board last.
+    pub fn boards(&self, start: &Board) -> Result<Vec<Board>, ReplayError> {
+        let mut b = start.clone();
+        let mut out = vec![b.clone()];
+        for (i, &m) in self.moves.iter().enumerate() {
+            if !b.apply(m) {
+                return Err(ReplayError::IllegalMove {
+                    index: i + 1,
+                    letter: m.letter(),
+                });
+            }
+            out.push(b.clone());
+        }
+        Ok(out)
+    }
+}
+
+impl fmt::Display for Solution {
+    /// The judge letters.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for m in &self.moves {
+            fmt::Write::write_char(f, m.letter())?;
+        }
+        Ok(())
+    }
+}
+
+impl From<Vec<Move>> for Solution {
+    fn from(moves: Vec<Move>) -> Solution {
+        Solution { moves }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statement_example_replays() {
+        let start = Board::parse("2 3 4 1 5 x 7 6 8").unwrap();
+        let goal = Board::parse("1 2 3 4 5 6 7 8 x").unwrap();
+        let s = Solution::from_letters("ullddrurdllurdruldr").unwrap();
+        s.verify(&start, &goal).unwrap();
+        let bad = Solution::from_letters("ullddrurdllurdruld").unwrap();
+        assert!(matches!(
+            bad.verify(&start, &goal),
+            Err(ReplayError::NotAtGoal { .. })
+        ));
+        let off = Solution::from_letters("rr").unwrap();
+        assert!(matches!(
+            off.verify(&start, &goal),
+            Err(ReplayError::IllegalMove { index: 1, .. })
+        ));
+        assert!(Solution::from_letters("ulq").is_err());
+    }
+
+    #[test]
+    fn tile_notation_round_trips() {
+        let s = Solution::from_letters("rrrddlu").unwrap();
+        assert_eq!(s.to_tile_notation(), "L3 U2 R D");
+        assert_eq!(Solution::from_tile_notation("L3 U2 R D").unwrap(), s);
+        assert_eq!(Solution::from_tile_notation("L3U2RD").unwrap(), s);
+        assert!(Solution::from_tile_notation("L0").is_err());
+        assert!(Solution::from_tile_notation("Q").is_err());
+        assert_eq!(Solution::default().to_tile_notation(), "");
+    }
+}
