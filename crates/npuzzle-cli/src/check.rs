@@ -9,6 +9,7 @@ use crate::input::{self, BoardOptions};
 use crate::solve::{LimitArgs, Solvers};
 use anyhow::{Context, Result};
 use clap::Args;
+use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::Format;
 use npuzzle::parity::is_solvable;
 use npuzzle::{Algorithm, Outcome, ParseErrorKind, Solution};
@@ -91,7 +92,12 @@ struct Tally {
 /// Runs `npuzzle check`.
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let limits = args.limits.to_limits()?;
-    let mut solvers = Solvers::new(&args.board, Algorithm::Auto, limits)?;
+    let mut solvers = Solvers::new(
+        &args.board,
+        Algorithm::Auto,
+        HeuristicKind::LinearConflict,
+        limits,
+    )?;
     let mut reader = input::judge_reader(input::open(&args.puzzles)?, &args.board)?;
     let mut answers = AnswerLines {
         input: input::open(&args.answers)?,
@@ -102,12 +108,12 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let mut t = Tally::default();
     let mut input_errors = 0usize;
     while let Some(puzzle) = reader.next_puzzle().context("cannot read the puzzles")? {
-        if let Err(e) = &puzzle.board {
-            if matches!(e.kind, ParseErrorKind::Format(_)) {
-                eprintln!("puzzles: {e}");
-                input_errors += 1;
-                continue;
-            }
+        if let Err(e) = &puzzle.board
+            && matches!(e.kind, ParseErrorKind::Format(_))
+        {
+            eprintln!("puzzles: {e}");
+            input_errors += 1;
+            continue;
         }
         t.boards += 1;
         let n = t.boards;

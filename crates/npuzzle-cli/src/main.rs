@@ -1,8 +1,10 @@
 //! `npuzzle`: solve, check and compare sliding-tile puzzles from the command line.
 
+mod bench;
 mod check;
 mod input;
 mod output;
+mod scramble;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -23,6 +25,10 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Judge answers: every move string must be legal and reach the goal.
     Check(check::CheckArgs),
+    /// Print random boards (uniform over solvable states unless --any-parity).
+    Scramble(scramble::ScrambleArgs),
+    /// Measure whole workloads (release builds): `bench eight`.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +36,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
+        Command::Scramble(args) => scramble::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(code) => code,

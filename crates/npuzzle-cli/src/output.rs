@@ -50,6 +50,9 @@ pub struct JsonAnswer<'a> {
     /// The method that ran.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub algorithm: Option<&'a str>,
+    /// The heuristic it used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heuristic: Option<&'a str>,
     /// The search's figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<Stats>,
@@ -70,6 +73,7 @@ impl<'a> JsonAnswer<'a> {
             length: Some(a.solution.len()),
             optimal: Some(a.optimal),
             algorithm: Some(a.algorithm.name()),
+            heuristic: a.heuristic.map(|h| h.name()),
             stats: Some(a.stats),
             error: None,
         }
@@ -94,6 +98,7 @@ impl<'a> JsonAnswer<'a> {
             length: None,
             optimal: None,
             algorithm: None,
+            heuristic: None,
             stats: None,
             error: (!message.is_empty()).then_some(message),
         }
@@ -103,8 +108,11 @@ impl<'a> JsonAnswer<'a> {
 /// The stats of one answer in one human-readable line.
 pub fn stats_line(line: usize, a: &Answer) -> String {
     format!(
-        "line {line}: {} length={} optimal={} expanded={} generated={} peak_stored={} time={:.1}us",
+        "line {line}: {}{} length={} optimal={} expanded={} generated={} peak_stored={} time={:.1}us",
         a.algorithm.name(),
+        a.heuristic
+            .map(|h| format!("+{}", h.name()))
+            .unwrap_or_default(),
         a.solution.len(),
         a.optimal,
         a.stats.expanded,

@@ -9,6 +9,7 @@ use crate::input::{self, BoardOptions, FormatArg};
 use crate::output::{JsonAnswer, Notation, show_steps, stats_line};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
+use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{Format, Puzzle};
 use npuzzle::search::Limits;
 use npuzzle::{Algorithm, Board, Outcome, Shape, SolveError, Solver};
@@ -36,6 +37,9 @@ pub struct SolveArgs {
     /// Solving method; `auto` picks the fastest optimal one for the board size.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: AlgorithmArg,
+    /// Heuristic for astar, idastar and greedy.
+    #[arg(long, value_enum, default_value = "linear-conflict")]
+    pub heuristic: HeuristicArg,
     /// How to write the moves.
     #[arg(long, value_enum, default_value = "judge")]
     pub notation: Notation,
@@ -86,10 +90,20 @@ impl LimitArgs {
 /// Solving methods on the command line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum AlgorithmArg {
-    /// Fastest optimal method for the size.
+    /// Fastest optimal method for the size (table, else IDA* with linear conflict).
     Auto,
     /// Complete reverse-BFS table (boards of at most 10 cells).
     Table,
+    /// Forward breadth-first search (optimal; stores every state).
+    Bfs,
+    /// Breadth-first search from both ends (optimal).
+    Bidirectional,
+    /// A* with the heuristic (optimal).
+    Astar,
+    /// Iterative-deepening A* with the heuristic (optimal; stores only the path).
+    Idastar,
+    /// Greedy best-first on the heuristic alone (fast, NOT optimal).
+    Greedy,
 }
 
 impl AlgorithmArg {
@@ -98,6 +112,30 @@ impl AlgorithmArg {
         match self {
             AlgorithmArg::Auto => Algorithm::Auto,
             AlgorithmArg::Table => Algorithm::Table,
+            AlgorithmArg::Bfs => Algorithm::Bfs,
+            AlgorithmArg::Bidirectional => Algorithm::Bidirectional,
+            AlgorithmArg::Astar => Algorithm::AStar,
+            AlgorithmArg::Idastar => Algorithm::IdaStar,
+            AlgorithmArg::Greedy => Algorithm::Greedy,
+        }
+    }
+}
+
+/// Heuristics on the command line.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HeuristicArg {
+    /// Sum of taxicab distances.
+    Manhattan,
+    /// Manhattan plus linear conflicts.
+    LinearConflict,
+}
+
+impl HeuristicArg {
+    /// The library's heuristic.
+    pub fn kind(self) -> HeuristicKind {
+        match self {
+            HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+            HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
         }
     }
 }
@@ -107,17 +145,24 @@ pub struct Solvers {
     goal: Option<Board>,
     options: BoardOptions,
     algorithm: Algorithm,
+    heuristic: HeuristicKind,
     limits: Limits,
     by_shape: HashMap<Shape, Result<Arc<Solver>, SolveError>>,
 }
 
 impl Solvers {
     /// Solvers for the given goal options, method and limits.
-    pub fn new(options: &BoardOptions, algorithm: Algorithm, limits: Limits) -> Result<Solvers> {
+    pub fn new(
+        options: &BoardOptions,
+        algorithm: Algorithm,
+        heuristic: HeuristicKind,
+        limits: Limits,
+    ) -> Result<Solvers> {
         Ok(Solvers {
             goal: options.goal_board()?,
             options: options.clone(),
             algorithm,
+            heuristic,
             limits,
             by_shape: HashMap::new(),
         })
@@ -127,7 +172,8 @@ impl Solvers {
     pub fn prepare(&mut self, shape: Shape) {
         if !self.by_shape.contains_key(&shape) {
             let goal = self.options.goal_for(shape, self.goal.as_ref());
-            let solver = Solver::new(goal, self.algorithm, self.limits.clone()).map(Arc::new);
+            let solver = Solver::new(goal, self.algorithm, self.heuristic, self.limits.clone())
+                .map(Arc::new);
             self.by_shape.insert(shape, solver);
         }
     }
@@ -196,15 +242,15 @@ fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzz
         Ok(s) => s,
         Err(e) => return piece.fail(style, line, &e.to_string()),
     };
-    if style.fast {
-        if let Some(table) = solver.table() {
-            piece.begin_answer(style);
-            if !table.write_letters(board, &mut piece.out) {
-                piece.out.extend_from_slice(b"unsolvable");
-            }
-            piece.out.push(b'\n');
-            return;
+    if style.fast
+        && let Some(table) = solver.table()
+    {
+        piece.begin_answer(style);
+        if !table.write_letters(board, &mut piece.out) {
+            piece.out.extend_from_slice(b"unsolvable");
         }
+        piece.out.push(b'\n');
+        return;
     }
     match solver.solve(board) {
         Err(e) => piece.fail(style, line, &e.to_string()),
@@ -246,21 +292,37 @@ fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzz
     }
 }
 
-/// Runs `npuzzle solve`.
-pub fn run(args: SolveArgs) -> Result<ExitCode> {
-    if args.threads > 0 {
-        // Fails only if a pool already exists, which is harmless.
-        let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.threads)
-            .build_global();
-    }
-    let limits = args.limits.to_limits()?;
-    let algorithm = args.algorithm.algorithm();
-    let mut solvers = Solvers::new(&args.board, algorithm, limits)?;
-    let input = input::from_arguments(&args.input)?;
-    let mut reader = input::judge_reader(input, &args.board)?;
+/// What `solve` writes, chosen once from the flags.
+#[derive(Clone, Debug)]
+pub struct OutputOptions {
+    /// Move notation.
+    pub notation: Notation,
+    /// Print boards step by step.
+    pub show: bool,
+    /// Print search figures.
+    pub stats: bool,
+    /// Write JSON lines.
+    pub json: bool,
+}
 
-    // Reader thread: parse chunks ahead of the solver.
+/// Totals of one streamed run.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct RunSummary {
+    /// Boards answered (solved or unsolvable).
+    pub answered: usize,
+    /// Boards that could not be read or solved.
+    pub failures: usize,
+}
+
+/// Streams boards from `reader` to `out` (answers) and `err` (reports): a reader thread parses
+/// chunks ahead while the current chunk is solved in parallel, in order.
+pub fn stream<R: std::io::BufRead + Send + 'static>(
+    mut reader: npuzzle::judge::JudgeReader<R>,
+    solvers: &mut Solvers,
+    options: &OutputOptions,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<RunSummary> {
     let (tx, rx) = mpsc::sync_channel::<io::Result<(Option<Format>, Vec<Puzzle>)>>(2);
     let reader_thread = std::thread::spawn(move || {
         loop {
@@ -288,12 +350,8 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             }
         }
     });
-
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
-    let stderr = io::stderr();
+    let mut summary = RunSummary::default();
     let mut answered_any = false;
-    let mut failures = 0usize;
     for message in rx {
         let (format, chunk) = message.context("cannot read the input")?;
         for p in &chunk {
@@ -301,21 +359,24 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
                 solvers.prepare(b.shape());
             }
         }
-        let json = args.board.format == FormatArg::Jsonl;
         let style = Style {
-            notation: args.notation,
-            show: args.show,
-            stats: args.stats,
-            json,
-            uva: !json && format == Some(Format::Uva),
-            fast: !json && !args.show && !args.stats && args.notation == Notation::Judge,
+            notation: options.notation,
+            show: options.show,
+            stats: options.stats,
+            json: options.json,
+            uva: !options.json && format == Some(Format::Uva),
+            fast: !options.json
+                && !options.show
+                && !options.stats
+                && options.notation == Notation::Judge,
         };
+        let solvers = &*solvers;
         let pieces: Vec<Piece> = chunk
             .par_chunks(TASK)
             .map(|task| {
                 let mut piece = Piece::default();
                 for p in task {
-                    answer_one(&mut piece, &style, &solvers, p);
+                    answer_one(&mut piece, &style, solvers, p);
                 }
                 piece
             })
@@ -329,15 +390,47 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             out.write_all(bytes)?;
             if !piece.err.is_empty() {
                 out.flush()?;
-                stderr.lock().write_all(&piece.err)?;
+                err.write_all(&piece.err)?;
             }
-            failures += piece.failures;
+            summary.answered += piece.answers;
+            summary.failures += piece.failures;
         }
     }
     out.flush()?;
     let _ = reader_thread.join();
-    if failures > 0 {
-        eprintln!("npuzzle: {failures} board(s) could not be answered (see the lines above)");
+    Ok(summary)
+}
+
+/// Runs `npuzzle solve`.
+pub fn run(args: SolveArgs) -> Result<ExitCode> {
+    if args.threads > 0 {
+        // Fails only if a pool already exists, which is harmless.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(args.threads)
+            .build_global();
+    }
+    let limits = args.limits.to_limits()?;
+    let mut solvers = Solvers::new(
+        &args.board,
+        args.algorithm.algorithm(),
+        args.heuristic.kind(),
+        limits,
+    )?;
+    let reader = input::judge_reader(input::from_arguments(&args.input)?, &args.board)?;
+    let options = OutputOptions {
+        notation: args.notation,
+        show: args.show,
+        stats: args.stats,
+        json: args.board.format == FormatArg::Jsonl,
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());
+    let summary = stream(reader, &mut solvers, &options, &mut out, &mut io::stderr())?;
+    if summary.failures > 0 {
+        eprintln!(
+            "npuzzle: {} board(s) could not be answered (see the lines above)",
+            summary.failures
+        );
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

@@ -175,8 +175,8 @@ impl Shape {
         match mv {
             Move::Up => pos.checked_sub(w),
             Move::Down => (pos + w < self.cells()).then_some(pos + w),
-            Move::Left => (pos % w != 0).then(|| pos - 1),
-            Move::Right => ((pos + 1) % w != 0).then_some(pos + 1),
+            Move::Left => (!pos.is_multiple_of(w)).then(|| pos - 1),
+            Move::Right => (!(pos + 1).is_multiple_of(w)).then_some(pos + 1),
         }
     }
 

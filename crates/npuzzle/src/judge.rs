@@ -300,17 +300,17 @@ impl<R: BufRead> JudgeReader<R> {
         if self.mode == Mode::Blocks {
             self.end_block();
         }
-        if let Some((n, line)) = self.declared {
-            if n != self.datasets {
-                let kind = ParseErrorKind::Format(format!(
-                    "the input declares {n} datasets but holds {}",
-                    self.datasets
-                ));
-                self.pending.push_back(Puzzle {
-                    line,
-                    board: Err(ParseError { line, kind }),
-                });
-            }
+        if let Some((n, line)) = self.declared
+            && n != self.datasets
+        {
+            let kind = ParseErrorKind::Format(format!(
+                "the input declares {n} datasets but holds {}",
+                self.datasets
+            ));
+            self.pending.push_back(Puzzle {
+                line,
+                board: Err(ParseError { line, kind }),
+            });
         }
         self.finished = true;
     }

@@ -23,9 +23,11 @@
 //! ```
 
 pub mod board;
+pub mod heuristic;
 pub mod judge;
 pub mod parity;
 pub mod parse;
+pub mod random;
 pub mod rank;
 pub mod search;
 pub mod solution;

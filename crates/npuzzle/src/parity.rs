@@ -58,9 +58,9 @@ pub fn inversions(cells: &[Tile]) -> u64 {
     // Fenwick tree over tile values counting tiles already seen.
     let n = cells.len() + 1;
     let mut tree = vec![0u32; n + 1];
-    let mut seen = 0u64;
     let mut inv = 0u64;
-    for &t in cells.iter().filter(|&&t| t != BLANK) {
+    for (seen, &t) in cells.iter().filter(|&&t| t != BLANK).enumerate() {
+        let seen = seen as u64;
         // tiles seen so far that are larger than t
         let mut i = t as usize;
         let mut not_larger = 0u64;
@@ -74,7 +74,6 @@ pub fn inversions(cells: &[Tile]) -> u64 {
             tree[i] += 1;
             i += i & i.wrapping_neg();
         }
-        seen += 1;
     }
     inv
 }
@@ -84,7 +83,7 @@ pub fn is_solvable_by_inversions(board: &Board) -> bool {
     let shape = board.shape();
     let inv = inversions(board.cells());
     if shape.width() % 2 == 1 {
-        inv % 2 == 0
+        inv.is_multiple_of(2)
     } else {
         let row_from_bottom = shape.height() - shape.row(board.blank());
         (inv + row_from_bottom as u64) % 2 == 1

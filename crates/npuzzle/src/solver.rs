@@ -1,11 +1,13 @@
 //! Choosing and running a solver for a goal: the one entry point the CLI and the web server use.
 //!
-//! `auto` answers from a complete table where the board has one (3×3 and smaller), and otherwise
-//! runs the strongest optimal search available for the size. An explicit [`Algorithm`] picks any
-//! search for teaching and comparison.
+//! `auto` answers from a complete table where the board has one (at most 10 cells: 3×3, 2×5 …)
+//! and otherwise runs IDA* with linear conflict, the strongest general optimal search here. An
+//! explicit [`Algorithm`] picks any search for teaching and comparison. Everything a search needs
+//! that does not depend on the board (tables, heuristic tables) is built once per solver.
 
 use crate::board::Board;
-use crate::search::{Limits, SearchError, Stats};
+use crate::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
+use crate::search::{self, Limits, SearchError, Stats};
 use crate::solution::Solution;
 use crate::table::{Table, TableError};
 use std::sync::Arc;
@@ -17,22 +19,63 @@ use thiserror::Error;
 pub enum Algorithm {
     /// The fastest optimal method for the board's size.
     Auto,
-    /// Complete reverse-BFS table lookup (small boards only).
+    /// Complete reverse-BFS table lookup (boards of at most 10 cells).
     Table,
+    /// Forward breadth-first search.
+    Bfs,
+    /// Breadth-first search from both ends.
+    Bidirectional,
+    /// A* with the chosen heuristic.
+    AStar,
+    /// Iterative-deepening A* with the chosen heuristic.
+    IdaStar,
+    /// Greedy best-first on the heuristic alone (not optimal).
+    Greedy,
 }
 
 impl Algorithm {
+    /// Every concrete method, in teaching order.
+    pub const ALL: [Algorithm; 6] = [
+        Algorithm::Table,
+        Algorithm::Bfs,
+        Algorithm::Bidirectional,
+        Algorithm::AStar,
+        Algorithm::IdaStar,
+        Algorithm::Greedy,
+    ];
+
     /// Name as used on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Algorithm::Auto => "auto",
             Algorithm::Table => "table",
+            Algorithm::Bfs => "bfs",
+            Algorithm::Bidirectional => "bidirectional",
+            Algorithm::AStar => "astar",
+            Algorithm::IdaStar => "idastar",
+            Algorithm::Greedy => "greedy",
         }
+    }
+
+    /// The method for a command-line name.
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        [Algorithm::Auto]
+            .into_iter()
+            .chain(Algorithm::ALL)
+            .find(|a| a.name() == name)
     }
 
     /// Whether the method always returns a fewest-moves solution.
     pub fn is_optimal(self) -> bool {
-        true
+        self != Algorithm::Greedy
+    }
+
+    /// Whether the method uses a heuristic.
+    pub fn uses_heuristic(self) -> bool {
+        matches!(
+            self,
+            Algorithm::AStar | Algorithm::IdaStar | Algorithm::Greedy
+        )
     }
 }
 
@@ -47,6 +90,16 @@ pub enum SolveError {
     Search(#[from] SearchError),
 }
 
+impl SolveError {
+    /// The search figures, when the failure was a limit.
+    pub fn limit_stats(&self) -> Option<&Stats> {
+        match self {
+            SolveError::Search(SearchError::Limit(l)) => Some(&l.stats),
+            _ => None,
+        }
+    }
+}
+
 /// A solved board.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -58,6 +111,8 @@ pub struct Answer {
     pub optimal: bool,
     /// The method that actually ran (never `Auto`).
     pub algorithm: Algorithm,
+    /// The heuristic it used, if any.
+    pub heuristic: Option<HeuristicKind>,
 }
 
 /// The result of solving one board.
@@ -69,11 +124,20 @@ pub enum Outcome {
     Unsolvable,
 }
 
+/// The heuristic tables a solver built for its goal.
+#[derive(Clone, Debug)]
+enum Heuristics {
+    Manhattan(Arc<Manhattan>),
+    LinearConflict(Arc<LinearConflict>),
+}
+
 /// Solves boards toward one goal with one method.
 #[derive(Clone, Debug)]
 pub struct Solver {
     goal: Board,
     algorithm: Algorithm,
+    heuristic: HeuristicKind,
+    heuristics: Heuristics,
     limits: Limits,
     table: Option<Arc<Table>>,
 }
@@ -81,24 +145,43 @@ pub struct Solver {
 impl Solver {
     /// The `auto` solver for `goal` with no limits.
     pub fn for_goal(goal: Board) -> Result<Solver, SolveError> {
-        Solver::new(goal, Algorithm::Auto, Limits::default())
+        Solver::new(
+            goal,
+            Algorithm::Auto,
+            HeuristicKind::LinearConflict,
+            Limits::default(),
+        )
     }
 
-    /// A solver using `algorithm` under `limits`; builds the complete table when the method
-    /// needs one (milliseconds for 3×3).
-    pub fn new(goal: Board, algorithm: Algorithm, limits: Limits) -> Result<Solver, SolveError> {
+    /// A solver using `algorithm` (and `heuristic`, for the methods that take one) under
+    /// `limits`; builds the complete table when the method needs one (milliseconds for 3×3).
+    pub fn new(
+        goal: Board,
+        algorithm: Algorithm,
+        heuristic: HeuristicKind,
+        limits: Limits,
+    ) -> Result<Solver, SolveError> {
         let wants_table = match algorithm {
             Algorithm::Table => true,
             Algorithm::Auto => Table::supports(goal.shape()),
+            _ => false,
         };
         let table = if wants_table {
             Some(Arc::new(Table::build(&goal)?))
         } else {
             None
         };
+        let heuristics = match heuristic {
+            HeuristicKind::Manhattan => Heuristics::Manhattan(Arc::new(Manhattan::new(&goal))),
+            HeuristicKind::LinearConflict => {
+                Heuristics::LinearConflict(Arc::new(LinearConflict::new(&goal)))
+            }
+        };
         Ok(Solver {
             goal,
             algorithm,
+            heuristic,
+            heuristics,
             limits,
             table,
         })
@@ -107,6 +190,11 @@ impl Solver {
     /// The goal board.
     pub fn goal(&self) -> &Board {
         &self.goal
+    }
+
+    /// The method asked for (possibly `Auto`).
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
     }
 
     /// The complete table, when this solver answers from one.
@@ -119,31 +207,73 @@ impl Solver {
         &self.limits
     }
 
+    /// The method that runs for boards of this solver's goal.
+    pub fn effective_algorithm(&self) -> Algorithm {
+        match (self.algorithm, &self.table) {
+            (Algorithm::Auto, Some(_)) => Algorithm::Table,
+            (Algorithm::Auto, None) => Algorithm::IdaStar,
+            (a, _) => a,
+        }
+    }
+
+    fn run<H: Heuristic + ?Sized>(
+        &self,
+        algorithm: Algorithm,
+        board: &Board,
+        h: &H,
+    ) -> Result<search::Found, SearchError> {
+        let (goal, limits) = (&self.goal, &self.limits);
+        match algorithm {
+            Algorithm::Bfs => search::bfs(board, goal, limits),
+            Algorithm::Bidirectional => search::bidirectional(board, goal, limits),
+            Algorithm::AStar => search::astar(board, goal, h, limits),
+            Algorithm::Greedy => search::greedy(board, goal, h, limits),
+            _ => search::idastar(board, goal, h, limits),
+        }
+    }
+
     /// Solves one board.
     pub fn solve(&self, board: &Board) -> Result<Outcome, SolveError> {
         board
             .check_same_shape(&self.goal)
             .map_err(SearchError::from)?;
-        let start = Instant::now();
-        if let Some(table) = &self.table {
+        let algorithm = self.effective_algorithm();
+        if let Some(table) = self
+            .table
+            .as_ref()
+            .filter(|_| algorithm == Algorithm::Table)
+        {
+            let start = Instant::now();
             return Ok(match table.solve(board) {
                 None => Outcome::Unsolvable,
-                Some(solution) => {
-                    let stats = Stats {
+                Some(solution) => Outcome::Solved(Answer {
+                    stats: Stats {
                         expanded: solution.len() as u64,
                         generated: 0,
                         peak_stored: table.reachable_states(),
                         elapsed: start.elapsed(),
-                    };
-                    Outcome::Solved(Answer {
-                        solution,
-                        stats,
-                        optimal: true,
-                        algorithm: Algorithm::Table,
-                    })
-                }
+                    },
+                    solution,
+                    optimal: true,
+                    algorithm,
+                    heuristic: None,
+                }),
             });
         }
-        Err(SearchError::Unsupported(format!("no solver for {} boards yet", board.shape())).into())
+        let found = match &self.heuristics {
+            Heuristics::Manhattan(h) => self.run(algorithm, board, h.as_ref()),
+            Heuristics::LinearConflict(h) => self.run(algorithm, board, h.as_ref()),
+        };
+        match found {
+            Ok((solution, stats)) => Ok(Outcome::Solved(Answer {
+                solution,
+                stats,
+                optimal: algorithm.is_optimal(),
+                algorithm,
+                heuristic: algorithm.uses_heuristic().then_some(self.heuristic),
+            })),
+            Err(SearchError::Unsolvable) => Ok(Outcome::Unsolvable),
+            Err(e) => Err(e.into()),
+        }
     }
 }

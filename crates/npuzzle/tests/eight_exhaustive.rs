@@ -131,11 +131,11 @@ fn any_goal_gets_optimal_answers() {
     while let Some(b) = queue.pop_front() {
         let d = dist[&b];
         for m in npuzzle::Move::ALL {
-            if let Some(c) = b.moved(m) {
-                if !dist.contains_key(&c) {
-                    dist.insert(c.clone(), d + 1);
-                    queue.push_back(c);
-                }
+            if let Some(c) = b.moved(m)
+                && !dist.contains_key(&c)
+            {
+                dist.insert(c.clone(), d + 1);
+                queue.push_back(c);
             }
         }
     }

@@ -129,7 +129,7 @@ impl<'a> Budget<'a> {
             return Some(LimitKind::Memory);
         }
         self.calls = self.calls.wrapping_add(1);
-        if self.calls % 4096 == 0 {
+        if self.calls.is_multiple_of(4096) {
             if self
                 .limits
                 .max_time
@@ -137,12 +137,35 @@ impl<'a> Budget<'a> {
             {
                 return Some(LimitKind::Time);
             }
-            if let Some(c) = &self.limits.cancel {
-                if c.load(Ordering::Relaxed) {
-                    return Some(LimitKind::Cancelled);
-                }
+            if let Some(c) = &self.limits.cancel
+                && c.load(Ordering::Relaxed)
+            {
+                return Some(LimitKind::Cancelled);
             }
         }
         None
+    }
+}
+
+mod astar;
+mod bfs;
+mod bidirectional;
+mod idastar;
+pub mod state;
+
+pub use astar::{astar, greedy};
+pub use bfs::bfs;
+pub use bidirectional::bidirectional;
+pub use idastar::idastar;
+
+/// Fails early, without searching, when the shapes differ or the goal is out of reach.
+pub(crate) fn check_solvable(
+    start: &crate::board::Board,
+    goal: &crate::board::Board,
+) -> Result<(), SearchError> {
+    if crate::parity::is_solvable(start, goal)? {
+        Ok(())
+    } else {
+        Err(SearchError::Unsolvable)
     }
 }

@@ -1,0 +1,46 @@
+//! Admissible heuristics behind one trait, usable by A*, IDA* and greedy search.
+//!
+//! A heuristic gives an estimate for a whole board and, so that searches never re-evaluate a
+//! board from scratch, the change in the estimate when one tile slides: Manhattan distance
+//! changes by one table lookup, linear conflict only re-examines the two lines the tile left
+//! and entered. Pattern databases implement the same trait.
+
+mod linear_conflict;
+mod manhattan;
+
+pub use linear_conflict::LinearConflict;
+pub use manhattan::Manhattan;
+
+use crate::board::Tile;
+
+/// An estimate of the moves left to reach a fixed goal.
+pub trait Heuristic: Send + Sync {
+    /// Short name for reports.
+    fn name(&self) -> &'static str;
+
+    /// The estimate for a whole board.
+    fn estimate(&self, cells: &[Tile]) -> u32;
+
+    /// How the estimate changes when `tile` slides from cell `from` into the blank at `to`;
+    /// `cells` is the board *after* the move (the blank is now at `from`).
+    fn delta(&self, cells: &[Tile], tile: Tile, from: usize, to: usize) -> i32;
+}
+
+/// The heuristics available by name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HeuristicKind {
+    /// Sum of each tile's taxicab distance to its goal cell.
+    Manhattan,
+    /// Manhattan plus two moves per tile that must leave its line to let another pass.
+    LinearConflict,
+}
+
+impl HeuristicKind {
+    /// Name as used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            HeuristicKind::Manhattan => "manhattan",
+            HeuristicKind::LinearConflict => "linear-conflict",
+        }
+    }
+}
