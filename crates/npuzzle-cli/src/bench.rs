@@ -7,13 +7,13 @@
 use crate::input::{BoardOptions, FormatArg};
 use crate::output::Notation;
 use crate::scramble::write_boards;
-use crate::solve::{OutputOptions, Solvers, stream};
+use crate::solve::{AlgorithmArg, HeuristicArg, OutputOptions, Solvers, stream};
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{JudgeReader, ReaderOptions};
 use npuzzle::search::Limits;
-use npuzzle::{Algorithm, Board, Shape, Solution};
+use npuzzle::{Algorithm, Board, Outcome, Shape, Solution, Solver};
 use std::io::Cursor;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -43,6 +43,164 @@ pub enum Which {
         #[arg(long)]
         solvable_only: bool,
     },
+    /// Search speed: IDA* with linear conflict on every 3×3 board at depth 30-31, then A* and
+    /// IDA* on Korf's 15-puzzles (blank-last form) whose optimum is at most --max-length.
+    Search {
+        /// Largest published optimum of the Korf instances to include.
+        #[arg(long, default_value_t = 50)]
+        max_length: usize,
+        /// Algorithms for the Korf instances.
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            default_value = "idastar,astar"
+        )]
+        algorithms: Vec<AlgorithmArg>,
+        /// Heuristics for the Korf instances.
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            default_value = "manhattan,linear-conflict"
+        )]
+        heuristics: Vec<HeuristicArg>,
+        /// Stop a run after this many expanded states per instance.
+        #[arg(long, default_value_t = 2_000_000_000)]
+        max_nodes: u64,
+        /// Most states A* may store per instance.
+        #[arg(long, default_value_t = 60_000_000)]
+        max_stored: u64,
+    },
+}
+
+/// Korf's 100 instances in blank-last form with their published optimal lengths.
+pub fn korf100_blank_last() -> Result<Vec<(usize, Board, usize)>> {
+    let boards = include_str!("../data/korf100_blank_last.txt");
+    let lengths = include_str!("../data/korf100_opt.txt");
+    let shape = Shape::new(4, 4)?;
+    boards
+        .lines()
+        .zip(lengths.lines())
+        .enumerate()
+        .map(|(i, (b, l))| {
+            Ok((
+                i + 1,
+                Board::parse_with_shape(b, Some(shape))?,
+                l.trim().parse()?,
+            ))
+        })
+        .collect()
+}
+
+fn search(
+    max_length: usize,
+    algorithms: &[AlgorithmArg],
+    heuristics: &[HeuristicArg],
+    max_nodes: u64,
+    max_stored: u64,
+) -> Result<ExitCode> {
+    // 1. IDA* + linear conflict on every 3x3 board at distance 30 or 31.
+    let table = npuzzle::table::Table::eight();
+    let goal = table.goal().clone();
+    let solver = Solver::new(
+        goal.clone(),
+        Algorithm::IdaStar,
+        HeuristicKind::LinearConflict,
+        Limits::default(),
+    )?;
+    let mut p = [0u8; 9];
+    let mut times = vec![];
+    let mut nodes = 0u64;
+    for r in 0..npuzzle::rank::factorial(9) {
+        npuzzle::rank::unrank(r, &mut p);
+        let tiles: Vec<u16> = p.iter().map(|&v| v as u16).collect();
+        let b = Board::new(goal.shape(), &tiles)?;
+        let Some(d) = table.distance(&b).filter(|&d| d >= 30) else {
+            continue;
+        };
+        let Outcome::Solved(a) = solver.solve(&b)? else {
+            bail!("{b:?} reported unsolvable");
+        };
+        a.solution.verify(&b, &goal)?;
+        if a.solution.len() != d as usize {
+            bail!("{b:?}: {} moves, optimum {d}", a.solution.len());
+        }
+        times.push(a.stats.elapsed.as_secs_f64());
+        nodes += a.stats.expanded;
+    }
+    let mean = times.iter().sum::<f64>() / times.len() as f64;
+    let max = times.iter().copied().fold(0.0, f64::max);
+    println!(
+        "3x3 depth 30-31, idastar+linear-conflict: {} boards, all optimal; mean {:.1} us, max {:.1} us per board, {:.0} expanded per board",
+        times.len(),
+        mean * 1e6,
+        max * 1e6,
+        nodes as f64 / times.len() as f64
+    );
+
+    // 2. Korf's instances with optimum <= max_length.
+    let instances: Vec<_> = korf100_blank_last()?
+        .into_iter()
+        .filter(|(_, _, l)| *l <= max_length)
+        .collect();
+    let goal = Board::goal(Shape::new(4, 4)?);
+    println!(
+        "Korf 15-puzzles with optimum <= {max_length}: {} instances (blank-last form), one thread",
+        instances.len()
+    );
+    let mut failed = false;
+    for alg in algorithms {
+        for h in heuristics {
+            let limits = Limits {
+                max_nodes: Some(max_nodes),
+                max_stored: Some(max_stored),
+                ..Limits::default()
+            };
+            let solver = Solver::new(goal.clone(), alg.algorithm(), h.kind(), limits)?;
+            let label = format!("{}+{}", alg.algorithm().name(), h.kind().name());
+            let (mut expanded, mut generated, mut secs, mut solved) = (0u64, 0u64, 0f64, 0);
+            for (no, b, want) in &instances {
+                match solver.solve(b) {
+                    Ok(Outcome::Solved(a)) => {
+                        a.solution.verify(b, &goal)?;
+                        if a.optimal && a.solution.len() != *want {
+                            println!(
+                                "  #{no}: {} moves, published optimum {want}",
+                                a.solution.len()
+                            );
+                            failed = true;
+                        }
+                        expanded += a.stats.expanded;
+                        generated += a.stats.generated;
+                        secs += a.stats.elapsed.as_secs_f64();
+                        solved += 1;
+                    }
+                    Ok(Outcome::Unsolvable) => bail!("#{no} reported unsolvable"),
+                    Err(e) => {
+                        println!("  {label} #{no}: {e}");
+                        if let Some(s) = e.limit_stats() {
+                            expanded += s.expanded;
+                            generated += s.generated;
+                            secs += s.elapsed.as_secs_f64();
+                        }
+                    }
+                }
+            }
+            println!(
+                "  {label:<26} solved {solved}/{}, all optimal: {}; {expanded} expanded, {generated} generated, {secs:.2} s, {:.1} M expanded/s, {:.1} M generated/s",
+                instances.len(),
+                !failed,
+                expanded as f64 / secs / 1e6,
+                generated as f64 / secs / 1e6
+            );
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn eight(boards: u64, seed: u64, solvable_only: bool) -> Result<ExitCode> {
@@ -124,5 +282,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             seed,
             solvable_only,
         } => eight(boards, seed, solvable_only),
+        Which::Search {
+            max_length,
+            algorithms,
+            heuristics,
+            max_nodes,
+            max_stored,
+        } => search(max_length, &algorithms, &heuristics, max_nodes, max_stored),
     }
 }

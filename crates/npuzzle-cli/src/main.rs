@@ -2,6 +2,7 @@
 
 mod bench;
 mod check;
+mod compare;
 mod input;
 mod output;
 mod scramble;
@@ -25,6 +26,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Judge answers: every move string must be legal and reach the goal.
     Check(check::CheckArgs),
+    /// Run the algorithms side by side on the same boards.
+    Compare(compare::CompareArgs),
     /// Print random boards (uniform over solvable states unless --any-parity).
     Scramble(scramble::ScrambleArgs),
     /// Measure whole workloads (release builds): `bench eight`.
@@ -36,6 +39,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Scramble(args) => scramble::run(args),
         Command::Bench(args) => bench::run(args),
     };

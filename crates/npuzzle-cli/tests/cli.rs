@@ -276,3 +276,153 @@ fn solve_output_passes_check() {
     assert!(stdout(&o).contains("4 valid (4 optimal"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn every_algorithm_from_the_command_line() {
+    for alg in [
+        "auto",
+        "table",
+        "bfs",
+        "bidirectional",
+        "astar",
+        "idastar",
+        "greedy",
+    ] {
+        for heur in ["manhattan", "linear-conflict"] {
+            let o = npuzzle(
+                &["solve", "--algorithm", alg, "--heuristic", heur, "--stats"],
+                "8 6 7 2 5 4 3 x 1\n2 1 3 4 5 6 7 8 x\n",
+            );
+            assert!(o.status.success(), "{alg}: {}", stderr(&o));
+            let out = stdout(&o);
+            let lines: Vec<&str> = out.lines().collect();
+            let len = if alg == "greedy" {
+                Solution::from_letters(lines[0]).unwrap().len()
+            } else {
+                31
+            };
+            assert_solves("8 6 7 2 5 4 3 x 1", lines[0], GOAL, len);
+            assert_eq!(lines[1], "unsolvable");
+            let err = stderr(&o);
+            assert!(
+                err.contains("line 1:") && err.contains("expanded="),
+                "{err}"
+            );
+            assert!(
+                err.contains(&format!("optimal={}", alg != "greedy")),
+                "{err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rectangular_and_larger_boards() {
+    // 3 columns x 2 rows needs --size; IDA* answers 4x4 boards.
+    let o = npuzzle(&["solve", "--size", "3x2"], "1 2 3 4 x 5\nx 1 2 4 5 3\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let goal = Board::goal(npuzzle::Shape::new(3, 2).unwrap());
+    for (text, answer) in ["1 2 3 4 x 5", "x 1 2 4 5 3"].iter().zip(&lines) {
+        let b = Board::parse_with_shape(text, Some(goal.shape())).unwrap();
+        Solution::from_letters(answer)
+            .unwrap()
+            .verify(&b, &goal)
+            .unwrap();
+    }
+    let o = npuzzle(&["solve"], "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "r\n");
+    let o = npuzzle(&["solve"], "1 2 3 4 x 5\n");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("give the size"));
+}
+
+#[test]
+fn jsonl_output() {
+    let o = npuzzle(
+        &[
+            "solve",
+            "--format",
+            "jsonl",
+            "--stats",
+            "--algorithm",
+            "greedy",
+        ],
+        "2 3 4 1 5 x 7 6 8\n2 1 3 4 5 6 7 8 x\n1 2\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["status"], "solved");
+    assert_eq!(rows[0]["optimal"], false);
+    assert_eq!(rows[0]["algorithm"], "greedy");
+    assert!(rows[0]["stats"]["expanded"].as_u64().unwrap() > 0);
+    let moves = rows[0]["moves"].as_str().unwrap();
+    let len = rows[0]["length"].as_u64().unwrap() as usize;
+    assert_solves("2 3 4 1 5 x 7 6 8", moves, GOAL, len);
+    assert_eq!(rows[1]["status"], "unsolvable");
+    assert_eq!(rows[2]["status"], "error");
+    assert_eq!(rows[2]["line"], 3);
+}
+
+#[test]
+fn limits_from_the_command_line() {
+    let o = npuzzle(
+        &["solve", "--algorithm", "bfs", "--max-nodes", "10"],
+        "8 6 7 2 5 4 3 x 1\n1 2 3 4 5 6 7 x 8\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 1: search stopped by the node limit"));
+    assert_eq!(stdout(&o), "r\n");
+    let o = npuzzle(
+        &["solve", "--algorithm", "astar", "--timeout", "0.05"],
+        "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("stopped by the time limit"));
+}
+
+#[test]
+fn compare_table_and_plot() {
+    let svg = std::env::temp_dir().join(format!("npuzzle-cmp-{}.svg", std::process::id()));
+    let o = npuzzle(
+        &[
+            "compare",
+            "--per-depth",
+            "2",
+            "--plot",
+            svg.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for name in [
+        "| table |",
+        "| bfs |",
+        "| bidirectional |",
+        "| astar+manhattan |",
+        "| idastar+linear-conflict |",
+        "| greedy+manhattan |",
+    ] {
+        assert!(out.contains(name), "{name} missing from\n{out}");
+    }
+    // every optimal method is reported optimal; greedy is never claimed to be
+    for line in out
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.contains("greedy"))
+    {
+        if !line.contains("algorithm") {
+            assert!(line.contains("| yes |"), "{line}");
+        }
+    }
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.contains("idastar+manhattan"));
+    std::fs::remove_file(&svg).unwrap();
+}

@@ -161,10 +161,10 @@ mod tests {
         seen.insert(goal.cells().to_vec());
         while let Some(b) = q.pop_front() {
             for m in Move::ALL {
-                if let Some(c) = b.moved(m) {
-                    if seen.insert(c.cells().to_vec()) {
-                        q.push_back(c);
-                    }
+                if let Some(c) = b.moved(m)
+                    && seen.insert(c.cells().to_vec())
+                {
+                    q.push_back(c);
                 }
             }
         }

@@ -19,6 +19,41 @@ pub struct LinearConflict {
     /// Goal row and column of each tile.
     goal_row: Vec<u16>,
     goal_col: Vec<u16>,
+    /// For lines of at most [`MAX_TABLED_LINE`] cells: the extra moves of every possible line
+    /// content, indexed by a mixed-radix key (digit = 1 + goal position along the line for a
+    /// tile that belongs to the line, 0 otherwise), so a line costs a few lookups.
+    row_table: Vec<u8>,
+    col_table: Vec<u8>,
+    /// `row_digit[tile * height + r]`, `col_digit[tile * width + c]`: a tile's key digit.
+    row_digit: Vec<u8>,
+    col_digit: Vec<u8>,
+    /// Weight of each position's digit in a row key (`(w+1)^c`) and a column key (`(h+1)^r`).
+    row_weight: Vec<usize>,
+    col_weight: Vec<usize>,
+}
+
+/// Longest line that gets a lookup table ((len+1)^len entries: 117,649 for 6).
+const MAX_TABLED_LINE: usize = 6;
+
+/// Extra moves for every key of a line of `len` cells (see [`LinearConflict`]).
+fn line_table(len: usize) -> Vec<u8> {
+    if len > MAX_TABLED_LINE {
+        return Vec::new();
+    }
+    let size = (len + 1).pow(len as u32);
+    (0..size)
+        .map(|mut key| {
+            let mut seq: SmallVec<[u16; 16]> = SmallVec::new();
+            for _ in 0..len {
+                let digit = key % (len + 1);
+                key /= len + 1;
+                if digit > 0 {
+                    seq.push(digit as u16 - 1);
+                }
+            }
+            (2 * (seq.len() - lis(&seq))) as u8
+        })
+        .collect()
 }
 
 /// Length of the longest strictly increasing subsequence (patience sorting).
@@ -47,17 +82,63 @@ impl LinearConflict {
                 goal_col[t as usize] = shape.column(cell) as u16;
             }
         }
+        let (w, h) = (shape.width(), shape.height());
+        let mut row_digit = vec![0u8; n * h];
+        let mut col_digit = vec![0u8; n * w];
+        for t in 1..n {
+            let (gr, gc) = (goal_row[t] as usize, goal_col[t] as usize);
+            if gr < h && gc < w && w <= MAX_TABLED_LINE && h <= MAX_TABLED_LINE {
+                row_digit[t * h + gr] = gc as u8 + 1;
+                col_digit[t * w + gc] = gr as u8 + 1;
+            }
+        }
         LinearConflict {
             shape,
             manhattan: Manhattan::new(goal),
             goal_row,
             goal_col,
+            row_table: line_table(w),
+            col_table: line_table(h),
+            row_digit,
+            col_digit,
+            row_weight: (0..w).map(|c| (w + 1).pow(c as u32)).collect(),
+            col_weight: (0..h).map(|r| (h + 1).pow(r as u32)).collect(),
         }
     }
 
+    /// The table key of row `r` (tables present).
+    #[inline]
+    fn row_key(&self, cells: &[Tile], r: usize) -> usize {
+        let (w, h) = (self.shape.width(), self.shape.height());
+        (0..w).rev().fold(0, |key, c| {
+            key * (w + 1) + self.row_digit[cells[r * w + c] as usize * h + r] as usize
+        })
+    }
+
+    /// The table key of column `c` (tables present).
+    #[inline]
+    fn col_key(&self, cells: &[Tile], c: usize) -> usize {
+        let (w, h) = (self.shape.width(), self.shape.height());
+        (0..h).rev().fold(0, |key, r| {
+            key * (h + 1) + self.col_digit[cells[r * w + c] as usize * w + c] as usize
+        })
+    }
+
     /// Extra moves for row `r`; `subst` replaces the tile in column `subst.0` by `subst.1`.
+    #[inline]
     fn row_extra(&self, cells: &[Tile], r: usize, subst: Option<(usize, Tile)>) -> u32 {
-        let w = self.shape.width();
+        let (w, h) = (self.shape.width(), self.shape.height());
+        if !self.row_table.is_empty() {
+            let mut key = 0usize;
+            for c in (0..w).rev() {
+                let t = match subst {
+                    Some((sc, st)) if sc == c => st,
+                    _ => cells[r * w + c],
+                };
+                key = key * (w + 1) + self.row_digit[t as usize * h + r] as usize;
+            }
+            return self.row_table[key] as u32;
+        }
         let mut seq: SmallVec<[u16; 16]> = SmallVec::new();
         for c in 0..w {
             let t = match subst {
@@ -72,8 +153,20 @@ impl LinearConflict {
     }
 
     /// Extra moves for column `c`; `subst` replaces the tile in row `subst.0` by `subst.1`.
+    #[inline]
     fn col_extra(&self, cells: &[Tile], c: usize, subst: Option<(usize, Tile)>) -> u32 {
-        let w = self.shape.width();
+        let (w, h) = (self.shape.width(), self.shape.height());
+        if !self.col_table.is_empty() {
+            let mut key = 0usize;
+            for r in (0..h).rev() {
+                let t = match subst {
+                    Some((sr, st)) if sr == r => st,
+                    _ => cells[r * w + c],
+                };
+                key = key * (h + 1) + self.col_digit[t as usize * w + c] as usize;
+            }
+            return self.col_table[key] as u32;
+        }
         let mut seq: SmallVec<[u16; 16]> = SmallVec::new();
         for r in 0..self.shape.height() {
             let t = match subst {
@@ -103,10 +196,48 @@ impl Heuristic for LinearConflict {
         self.manhattan.estimate(cells) + rows + cols
     }
 
+    #[inline]
     fn delta(&self, cells: &[Tile], tile: Tile, from: usize, to: usize) -> i32 {
         let md = self.manhattan.delta(cells, tile, from, to);
         let s = self.shape;
         let (fr, fc, tr, tc) = (s.row(from), s.column(from), s.row(to), s.column(to));
+        if !self.row_table.is_empty() && !self.col_table.is_empty() {
+            // Only the line the tile belongs to can change, and only in the tile's own digit.
+            let (w, h) = (s.width(), s.height());
+            let t = tile as usize;
+            return md
+                + if fr == tr {
+                    let (gc, r) = (self.goal_col[t] as usize, fr);
+                    if gc != fc && gc != tc {
+                        return md;
+                    }
+                    let digit = self.col_digit[t * w + gc] as usize;
+                    let weight = self.col_weight[r];
+                    let key_after = self.col_key(cells, gc);
+                    let after = self.col_table[key_after] as i32;
+                    let key_before = if gc == fc {
+                        key_after + digit * weight
+                    } else {
+                        key_after - digit * weight
+                    };
+                    after - self.col_table[key_before] as i32
+                } else {
+                    let (gr, c) = (self.goal_row[t] as usize, fc);
+                    if gr != fr && gr != tr {
+                        return md;
+                    }
+                    let digit = self.row_digit[t * h + gr] as usize;
+                    let weight = self.row_weight[c];
+                    let key_after = self.row_key(cells, gr);
+                    let after = self.row_table[key_after] as i32;
+                    let key_before = if gr == fr {
+                        key_after + digit * weight
+                    } else {
+                        key_after - digit * weight
+                    };
+                    after - self.row_table[key_before] as i32
+                };
+        }
         let lines = if fr == tr {
             // Horizontal slide: only columns `fc` and `tc` change.
             let after = self.col_extra(cells, fc, None) + self.col_extra(cells, tc, None);
@@ -155,6 +286,23 @@ mod tests {
             stronger += (h > m) as u32;
         }
         assert!(stronger > 50_000);
+    }
+
+    #[test]
+    fn line_tables_agree_with_direct_computation() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(4);
+        for (w, h) in [(4, 4), (5, 5), (3, 6), (6, 2)] {
+            let goal = Board::goal(Shape::new(w, h).unwrap());
+            let lc = LinearConflict::new(&goal);
+            let mut direct = lc.clone();
+            direct.row_table.clear();
+            direct.col_table.clear();
+            for _ in 0..300 {
+                let b = crate::random::random_board(goal.shape(), &mut rng);
+                assert_eq!(lc.estimate(b.cells()), direct.estimate(b.cells()));
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,388 @@
+//! `npuzzle compare`: the algorithms side by side on the same boards, as the original material
+//! teaches the problem: one table of lengths, optimality, states expanded, memory and time, and
+//! optionally an SVG chart of time and states expanded against solution depth.
+
+use crate::input::{self, BoardOptions};
+use crate::solve::{AlgorithmArg, HeuristicArg, LimitArgs};
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use npuzzle::heuristic::HeuristicKind;
+use npuzzle::random::random_solvable;
+use npuzzle::table::Table;
+use npuzzle::{Algorithm, Board, Outcome, Shape, Solver};
+use plotters::prelude::*;
+use rand::SeedableRng;
+use rand::rngs::SmallRng;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Arguments of `npuzzle compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Boards to compare on (any judge format); default: a built-in seeded set of random 3×3
+    /// boards at depths 4 to 31.
+    pub file: Option<PathBuf>,
+    /// Algorithms to run, comma-separated.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "table,bfs,bidirectional,astar,idastar,greedy"
+    )]
+    pub algorithms: Vec<AlgorithmArg>,
+    /// Heuristics for astar, idastar and greedy, comma-separated.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "manhattan,linear-conflict"
+    )]
+    pub heuristics: Vec<HeuristicArg>,
+    /// Write an SVG chart of time and states expanded against solution depth.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Seed of the built-in board set.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Boards per depth in the built-in set.
+    #[arg(long, default_value_t = 4)]
+    pub per_depth: usize,
+    #[command(flatten)]
+    pub board: BoardOptions,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// Depths of the built-in 3×3 set.
+const DEPTHS: [u8; 8] = [4, 8, 12, 16, 20, 24, 28, 31];
+
+/// The built-in boards: `per_depth` random 3×3 boards at each of [`DEPTHS`].
+fn builtin_boards(seed: u64, per_depth: usize) -> Result<Vec<Board>> {
+    let table = Table::eight();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for &d in &DEPTHS {
+        let mut found = 0;
+        // Depth 31 has two boards among 181,440: rejection sampling needs ~10^5 draws, ~10 ms.
+        for _ in 0..50_000_000u64 {
+            let b = random_solvable(table.goal(), &mut rng);
+            if table.distance(&b) == Some(d) {
+                out.push(b);
+                found += 1;
+                if found == per_depth {
+                    break;
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One solved board: (optimal depth, states expanded, seconds).
+type Point = (usize, u64, f64);
+
+/// A chart panel: its title and the value it plots for a point.
+type Panel = (&'static str, fn(&Point) -> f64);
+
+/// One row of the comparison.
+struct Row {
+    label: String,
+    algorithm: Algorithm,
+    solved: usize,
+    failed: usize,
+    lengths: Vec<usize>,
+    longer_than_optimal: usize,
+    /// (depth, expanded, seconds) per solved board.
+    points: Vec<Point>,
+    peak_stored: u64,
+    total: Duration,
+}
+
+fn run_row(
+    boards: &[Board],
+    goal_of: &dyn Fn(Shape) -> Board,
+    reference: &[Option<usize>],
+    algorithm: Algorithm,
+    heuristic: Option<HeuristicKind>,
+    limits: &npuzzle::search::Limits,
+) -> Row {
+    let label = match heuristic {
+        Some(h) => format!("{}+{}", algorithm.name(), h.name()),
+        None => algorithm.name().to_string(),
+    };
+    let mut row = Row {
+        label,
+        algorithm,
+        solved: 0,
+        failed: 0,
+        lengths: vec![],
+        longer_than_optimal: 0,
+        points: vec![],
+        peak_stored: 0,
+        total: Duration::ZERO,
+    };
+    let mut solvers: Vec<(Shape, Result<Solver, npuzzle::SolveError>)> = vec![];
+    for (b, best) in boards.iter().zip(reference) {
+        let shape = b.shape();
+        if !solvers.iter().any(|(s, _)| *s == shape) {
+            let h = heuristic.unwrap_or(HeuristicKind::Manhattan);
+            solvers.push((
+                shape,
+                Solver::new(goal_of(shape), algorithm, h, limits.clone()),
+            ));
+        }
+        let Some((_, Ok(solver))) = solvers.iter().find(|(s, _)| *s == shape) else {
+            row.failed += 1;
+            continue;
+        };
+        match solver.solve(b) {
+            Ok(Outcome::Solved(a)) => {
+                if a.solution.verify(b, solver.goal()).is_err() {
+                    row.failed += 1;
+                    continue;
+                }
+                row.solved += 1;
+                row.lengths.push(a.solution.len());
+                if best.is_some_and(|best| a.solution.len() > best) {
+                    row.longer_than_optimal += 1;
+                }
+                let depth = best.unwrap_or(a.solution.len());
+                row.points
+                    .push((depth, a.stats.expanded, a.stats.elapsed.as_secs_f64()));
+                row.peak_stored = row.peak_stored.max(a.stats.peak_stored);
+                row.total += a.stats.elapsed;
+            }
+            Ok(Outcome::Unsolvable) => row.solved += 1,
+            Err(e) => {
+                if let Some(stats) = e.limit_stats() {
+                    row.total += stats.elapsed;
+                }
+                row.failed += 1;
+            }
+        }
+    }
+    row
+}
+
+fn human(n: f64) -> String {
+    if n >= 1e6 {
+        format!("{:.2}M", n / 1e6)
+    } else if n >= 1e4 {
+        format!("{:.1}k", n / 1e3)
+    } else {
+        format!("{n:.0}")
+    }
+}
+
+fn seconds(d: f64) -> String {
+    if d >= 1.0 {
+        format!("{d:.2} s")
+    } else if d >= 1e-3 {
+        format!("{:.2} ms", d * 1e3)
+    } else {
+        format!("{:.1} us", d * 1e6)
+    }
+}
+
+fn print_table(rows: &[Row], boards: usize, checked: bool) {
+    println!(
+        "| algorithm | solved | mean length | optimal | mean expanded | max expanded | peak stored | total time | per board |"
+    );
+    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|");
+    for r in rows {
+        let mean_len = r.lengths.iter().sum::<usize>() as f64 / r.lengths.len().max(1) as f64;
+        let expanded: Vec<u64> = r.points.iter().map(|p| p.1).collect();
+        let mean_exp = expanded.iter().sum::<u64>() as f64 / expanded.len().max(1) as f64;
+        let max_exp = expanded.iter().copied().max().unwrap_or(0);
+        let optimal = if !checked {
+            "not checked".to_string()
+        } else if r.longer_than_optimal == 0 && r.failed == 0 {
+            if r.algorithm.is_optimal() {
+                "yes".to_string()
+            } else {
+                "yes here (not guaranteed)".to_string()
+            }
+        } else if r.longer_than_optimal == 0 {
+            "yes (where solved)".to_string()
+        } else {
+            format!("no ({} of {} longer)", r.longer_than_optimal, r.solved)
+        };
+        let solved = if r.failed > 0 {
+            format!("{}/{} ({} hit a limit)", r.solved, boards, r.failed)
+        } else {
+            format!("{}/{}", r.solved, boards)
+        };
+        println!(
+            "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} |",
+            r.label,
+            solved,
+            mean_len,
+            optimal,
+            human(mean_exp),
+            human(max_exp as f64),
+            human(r.peak_stored as f64),
+            seconds(r.total.as_secs_f64()),
+            seconds(r.total.as_secs_f64() / r.solved.max(1) as f64),
+        );
+    }
+}
+
+/// Mean of `value` per depth, for the chart.
+fn by_depth(points: &[Point], value: impl Fn(&Point) -> f64) -> Vec<(f64, f64)> {
+    let mut depths: Vec<usize> = points.iter().map(|p| p.0).collect();
+    depths.sort_unstable();
+    depths.dedup();
+    depths
+        .into_iter()
+        .map(|d| {
+            let vals: Vec<f64> = points.iter().filter(|p| p.0 == d).map(&value).collect();
+            (d as f64, vals.iter().sum::<f64>() / vals.len() as f64)
+        })
+        .collect()
+}
+
+fn plot(path: &PathBuf, rows: &[Row]) -> Result<()> {
+    let root = SVGBackend::new(path, (1200, 520)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let panels = root.split_evenly((1, 2));
+    let max_depth = rows
+        .iter()
+        .flat_map(|r| r.points.iter().map(|p| p.0))
+        .max()
+        .unwrap_or(31) as f64
+        + 1.0;
+    let series: [Panel; 2] = [
+        ("time per board (microseconds)", |p| (p.2 * 1e6).max(0.1)),
+        ("states expanded per board", |p| (p.1 as f64).max(1.0)),
+    ];
+    for (panel, (title, value)) in panels.iter().zip(series) {
+        let all: Vec<f64> = rows
+            .iter()
+            .flat_map(|r| r.points.iter().map(value))
+            .collect();
+        let lo = all.iter().copied().fold(f64::INFINITY, f64::min).max(0.1) / 2.0;
+        let hi = all.iter().copied().fold(1.0, f64::max) * 2.0;
+        let mut chart = ChartBuilder::on(panel)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0f64..max_depth, (lo..hi).log_scale())
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        chart
+            .configure_mesh()
+            .x_desc("optimal solution length")
+            .draw()
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        for (i, r) in rows.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let line = by_depth(&r.points, value);
+            chart
+                .draw_series(LineSeries::new(line.clone(), color.stroke_width(2)))
+                .map_err(|e| anyhow::anyhow!("{e}"))?
+                .label(r.label.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+                });
+            chart
+                .draw_series(line.iter().map(|&p| Circle::new(p, 3, color.filled())))
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
+    root.present().map_err(|e| anyhow::anyhow!("{e}"))?;
+    Ok(())
+}
+
+/// Runs `npuzzle compare`.
+pub fn run(args: CompareArgs) -> Result<ExitCode> {
+    let mut limits = args.limits.to_limits()?;
+    // Storing searches get a memory bound unless the user set one: ~20 M states.
+    limits.max_stored.get_or_insert(20_000_000);
+    let explicit_goal = args.board.goal_board()?;
+    let boards: Vec<Board> = match &args.file {
+        None => builtin_boards(args.seed, args.per_depth)?,
+        Some(path) => {
+            let mut reader = input::judge_reader(input::open(path)?, &args.board)?;
+            let mut out = vec![];
+            while let Some(p) = reader.next_puzzle().context("cannot read the boards")? {
+                match p.board {
+                    Ok(b) => out.push(b),
+                    Err(e) => eprintln!("skipping {e}"),
+                }
+            }
+            out
+        }
+    };
+    if boards.is_empty() {
+        bail!("no boards to compare");
+    }
+    let goal_of = |shape: Shape| args.board.goal_for(shape, explicit_goal.as_ref());
+    // Optimal lengths from complete tables where the size has one.
+    let mut tables: Vec<Table> = vec![];
+    let reference: Vec<Option<usize>> = boards
+        .iter()
+        .map(|b| {
+            if !Table::supports(b.shape()) {
+                return None;
+            }
+            if !tables.iter().any(|t| t.shape() == b.shape()) {
+                tables.push(Table::build(&goal_of(b.shape())).ok()?);
+            }
+            let t = tables.iter().find(|t| t.shape() == b.shape())?;
+            t.distance(b).map(usize::from)
+        })
+        .collect();
+    let checked = reference.iter().all(Option::is_some);
+    let mut rows = vec![];
+    for a in &args.algorithms {
+        let alg = a.algorithm();
+        if alg.uses_heuristic() {
+            for h in &args.heuristics {
+                let row = run_row(&boards, &goal_of, &reference, alg, Some(h.kind()), &limits);
+                rows.push(row);
+            }
+        } else {
+            rows.push(run_row(&boards, &goal_of, &reference, alg, None, &limits));
+        }
+    }
+    let depths: Vec<usize> = reference.iter().flatten().copied().collect();
+    println!(
+        "{} boards{}; optimality {}; single thread; times are search only",
+        boards.len(),
+        if depths.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", optimal lengths {}..={}",
+                depths.iter().min().unwrap_or(&0),
+                depths.iter().max().unwrap_or(&0)
+            )
+        },
+        if checked {
+            "checked against the complete table"
+        } else {
+            "not checked (no complete table for this size)"
+        }
+    );
+    print_table(&rows, boards.len(), checked);
+    if let Some(path) = &args.plot {
+        plot(path, &rows).with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    let wrong = rows
+        .iter()
+        .any(|r| r.algorithm.is_optimal() && r.longer_than_optimal > 0);
+    Ok(if wrong {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
