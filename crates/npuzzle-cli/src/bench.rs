@@ -222,6 +222,7 @@ fn eight(boards: u64, seed: u64, solvable_only: bool) -> Result<ExitCode> {
         Algorithm::Auto,
         HeuristicKind::LinearConflict,
         Limits::default(),
+        Default::default(),
     )?;
     let reader = JudgeReader::new(Cursor::new(input), ReaderOptions::default());
     let mut out = Vec::with_capacity(boards as usize * 24);

@@ -34,6 +34,8 @@ pub struct CheckArgs {
     pub require_optimal: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub pdb: crate::pdb::PdbOptions,
 }
 
 /// Reads answer lines with a length bound.
@@ -97,6 +99,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         Algorithm::Auto,
         HeuristicKind::LinearConflict,
         limits,
+        args.pdb.clone(),
     )?;
     let mut reader = input::judge_reader(input::open(&args.puzzles)?, &args.board)?;
     let mut answers = AnswerLines {

@@ -5,6 +5,7 @@ mod check;
 mod compare;
 mod input;
 mod output;
+mod pdb;
 mod scramble;
 mod solve;
 
@@ -28,6 +29,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Run the algorithms side by side on the same boards.
     Compare(compare::CompareArgs),
+    /// Build, list and verify cached pattern databases.
+    Pdb(pdb::PdbArgs),
     /// Print random boards (uniform over solvable states unless --any-parity).
     Scramble(scramble::ScrambleArgs),
     /// Measure whole workloads (release builds): `bench eight`.
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Pdb(args) => pdb::run(args),
         Command::Scramble(args) => scramble::run(args),
         Command::Bench(args) => bench::run(args),
     };

@@ -7,6 +7,7 @@
 
 use crate::input::{self, BoardOptions, FormatArg};
 use crate::output::{JsonAnswer, Notation, show_steps, stats_line};
+use crate::pdb::{PdbOptions, for_auto, shape_uses_pdbs};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use npuzzle::heuristic::HeuristicKind;
@@ -40,6 +41,8 @@ pub struct SolveArgs {
     /// Heuristic for astar, idastar and greedy.
     #[arg(long, value_enum, default_value = "linear-conflict")]
     pub heuristic: HeuristicArg,
+    #[command(flatten)]
+    pub pdb: PdbOptions,
     /// How to write the moves.
     #[arg(long, value_enum, default_value = "judge")]
     pub notation: Notation,
@@ -128,6 +131,8 @@ pub enum HeuristicArg {
     Manhattan,
     /// Manhattan plus linear conflicts.
     LinearConflict,
+    /// Additive pattern databases (4×4; see --pdb).
+    Pdb,
 }
 
 impl HeuristicArg {
@@ -136,6 +141,7 @@ impl HeuristicArg {
         match self {
             HeuristicArg::Manhattan => HeuristicKind::Manhattan,
             HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
+            HeuristicArg::Pdb => HeuristicKind::Pdb,
         }
     }
 }
@@ -147,6 +153,7 @@ pub struct Solvers {
     algorithm: Algorithm,
     heuristic: HeuristicKind,
     limits: Limits,
+    pdb: PdbOptions,
     by_shape: HashMap<Shape, Result<Arc<Solver>, SolveError>>,
 }
 
@@ -157,6 +164,7 @@ impl Solvers {
         algorithm: Algorithm,
         heuristic: HeuristicKind,
         limits: Limits,
+        pdb: PdbOptions,
     ) -> Result<Solvers> {
         Ok(Solvers {
             goal: options.goal_board()?,
@@ -164,6 +172,7 @@ impl Solvers {
             algorithm,
             heuristic,
             limits,
+            pdb,
             by_shape: HashMap::new(),
         })
     }
@@ -172,8 +181,22 @@ impl Solvers {
     pub fn prepare(&mut self, shape: Shape) {
         if !self.by_shape.contains_key(&shape) {
             let goal = self.options.goal_for(shape, self.goal.as_ref());
-            let solver = Solver::new(goal, self.algorithm, self.heuristic, self.limits.clone())
-                .map(Arc::new);
+            let wants_pdb = self.heuristic == HeuristicKind::Pdb
+                || (self.algorithm == Algorithm::Auto && shape_uses_pdbs(shape));
+            let solver = if wants_pdb && shape_uses_pdbs(shape) {
+                for_auto(&goal, &self.pdb)
+                    .map_err(|e| SolveError::Pdb(format!("{e:#}")))
+                    .and_then(|set| {
+                        Solver::with_pdbs(goal, self.algorithm, set, self.limits.clone())
+                    })
+            } else if wants_pdb {
+                Err(SolveError::Pdb(format!(
+                    "pattern databases are available for 4x4 boards, not {shape}"
+                )))
+            } else {
+                Solver::new(goal, self.algorithm, self.heuristic, self.limits.clone())
+            }
+            .map(Arc::new);
             self.by_shape.insert(shape, solver);
         }
     }
@@ -415,6 +438,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         args.algorithm.algorithm(),
         args.heuristic.kind(),
         limits,
+        args.pdb.clone(),
     )?;
     let reader = input::judge_reader(input::from_arguments(&args.input)?, &args.board)?;
     let options = OutputOptions {

@@ -32,6 +32,7 @@ pub mod rank;
 pub mod search;
 pub mod solution;
 pub mod solver;
+pub mod symmetry;
 pub mod table;
 
 pub use board::{BLANK, Board, BoardError, Move, Shape, Tile};

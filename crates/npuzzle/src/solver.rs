@@ -1,14 +1,18 @@
 //! Choosing and running a solver for a goal: the one entry point the CLI and the web server use.
 //!
-//! `auto` answers from a complete table where the board has one (at most 10 cells: 3×3, 2×5 …)
-//! and otherwise runs IDA* with linear conflict, the strongest general optimal search here. An
+//! `auto` answers from a complete table where the board has one (at most 10 cells: 3×3, 2×5 …),
+//! runs IDA* over pattern databases when the solver was given them (4×4), and otherwise IDA*
+//! with linear conflict. With pattern databases every board is first mapped into the databases'
+//! canonical goal space ([`crate::symmetry`]) and the moves mapped back. An
 //! explicit [`Algorithm`] picks any search for teaching and comparison. Everything a search needs
 //! that does not depend on the board (tables, heuristic tables) is built once per solver.
 
 use crate::board::Board;
+use crate::heuristic::pdb_set::PdbSet;
 use crate::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
 use crate::search::{self, Limits, SearchError, Stats};
 use crate::solution::Solution;
+use crate::symmetry::Canonical;
 use crate::table::{Table, TableError};
 use std::sync::Arc;
 use std::time::Instant;
@@ -88,6 +92,9 @@ pub enum SolveError {
     /// The search failed (limit, shape mismatch …).
     #[error(transparent)]
     Search(#[from] SearchError),
+    /// The pattern databases do not fit the goal, or none were given.
+    #[error("{0}")]
+    Pdb(String),
 }
 
 impl SolveError {
@@ -129,6 +136,10 @@ pub enum Outcome {
 enum Heuristics {
     Manhattan(Arc<Manhattan>),
     LinearConflict(Arc<LinearConflict>),
+    Pdb {
+        set: Arc<PdbSet>,
+        canonical: Canonical,
+    },
 }
 
 /// Solves boards toward one goal with one method.
@@ -176,6 +187,11 @@ impl Solver {
             HeuristicKind::LinearConflict => {
                 Heuristics::LinearConflict(Arc::new(LinearConflict::new(&goal)))
             }
+            HeuristicKind::Pdb => {
+                return Err(SolveError::Pdb(
+                    "pattern databases must be supplied (Solver::with_pdbs)".into(),
+                ));
+            }
         };
         Ok(Solver {
             goal,
@@ -185,6 +201,47 @@ impl Solver {
             limits,
             table,
         })
+    }
+
+    /// A solver whose heuristic is the pattern databases `set`. The databases may be built for
+    /// `goal` itself or for its canonical form (e.g. blank-last databases serve Korf's
+    /// blank-first goal).
+    pub fn with_pdbs(
+        goal: Board,
+        algorithm: Algorithm,
+        set: Arc<PdbSet>,
+        limits: Limits,
+    ) -> Result<Solver, SolveError> {
+        let canonical = if set.goal() == &goal {
+            Canonical::identity(&goal)
+        } else {
+            let c = Canonical::of(&goal);
+            if &c.goal != set.goal() {
+                return Err(SolveError::Pdb(format!(
+                    "the pattern databases are for goal {:?}, not {:?}",
+                    set.goal(),
+                    goal
+                )));
+            }
+            c
+        };
+        let mut solver = Solver::new(goal, algorithm, HeuristicKind::Manhattan, limits)?;
+        solver.heuristic = HeuristicKind::Pdb;
+        solver.heuristics = Heuristics::Pdb { set, canonical };
+        Ok(solver)
+    }
+
+    /// The heuristic searches use.
+    pub fn heuristic(&self) -> HeuristicKind {
+        self.heuristic
+    }
+
+    /// The pattern databases, when the solver has them.
+    pub fn pdbs(&self) -> Option<&PdbSet> {
+        match &self.heuristics {
+            Heuristics::Pdb { set, .. } => Some(set),
+            _ => None,
+        }
     }
 
     /// The goal board.
@@ -220,9 +277,10 @@ impl Solver {
         &self,
         algorithm: Algorithm,
         board: &Board,
+        goal: &Board,
         h: &H,
     ) -> Result<search::Found, SearchError> {
-        let (goal, limits) = (&self.goal, &self.limits);
+        let limits = &self.limits;
         match algorithm {
             Algorithm::Bfs => search::bfs(board, goal, limits),
             Algorithm::Bidirectional => search::bidirectional(board, goal, limits),
@@ -261,8 +319,20 @@ impl Solver {
             });
         }
         let found = match &self.heuristics {
-            Heuristics::Manhattan(h) => self.run(algorithm, board, h.as_ref()),
-            Heuristics::LinearConflict(h) => self.run(algorithm, board, h.as_ref()),
+            Heuristics::Manhattan(h) => self.run(algorithm, board, &self.goal, h.as_ref()),
+            Heuristics::LinearConflict(h) => self.run(algorithm, board, &self.goal, h.as_ref()),
+            Heuristics::Pdb { set, canonical } => {
+                let b = canonical.board(board);
+                let found = if algorithm == Algorithm::IdaStar {
+                    search::pdb_idastar(&b, set, &self.limits)
+                } else {
+                    self.run(algorithm, &b, set.goal(), set.as_ref())
+                };
+                found.map(|(s, stats)| {
+                    let moves = s.moves().iter().map(|&m| canonical.move_back(m)).collect();
+                    (Solution::new(moves), stats)
+                })
+            }
         };
         match found {
             Ok((solution, stats)) => Ok(Outcome::Solved(Answer {

@@ -7,6 +7,9 @@
 
 mod linear_conflict;
 mod manhattan;
+pub mod pdb;
+pub mod pdb_file;
+pub mod pdb_set;
 
 pub use linear_conflict::LinearConflict;
 pub use manhattan::Manhattan;
@@ -33,6 +36,8 @@ pub enum HeuristicKind {
     Manhattan,
     /// Manhattan plus two moves per tile that must leave its line to let another pass.
     LinearConflict,
+    /// Additive pattern databases (maximised with the diagonal reflection).
+    Pdb,
 }
 
 impl HeuristicKind {
@@ -41,6 +46,7 @@ impl HeuristicKind {
         match self {
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::LinearConflict => "linear-conflict",
+            HeuristicKind::Pdb => "pdb",
         }
     }
 }

@@ -151,12 +151,14 @@ mod astar;
 mod bfs;
 mod bidirectional;
 mod idastar;
+mod pdb_ida;
 pub mod state;
 
 pub use astar::{astar, greedy};
 pub use bfs::bfs;
 pub use bidirectional::bidirectional;
 pub use idastar::idastar;
+pub use pdb_ida::pdb_idastar;
 
 /// Fails early, without searching, when the shapes differ or the goal is out of reach.
 pub(crate) fn check_solvable(
