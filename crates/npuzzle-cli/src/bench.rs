@@ -43,6 +43,25 @@ pub enum Which {
         #[arg(long)]
         solvable_only: bool,
     },
+    /// Korf's 100 15-puzzles solved optimally with IDA* over pattern databases; every length
+    /// is checked against the published optimum (exit 1 on a mismatch).
+    Korf100 {
+        /// Partition (default: the strongest cached, else 6-6-3 built now).
+        #[arg(long)]
+        partition: Option<String>,
+        /// Directory of cached pattern databases.
+        #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
+        pdb_dir: Option<std::path::PathBuf>,
+        /// Use the blank-last form of the instances (default: Korf's blank-first form).
+        #[arg(long)]
+        blank_last: bool,
+        /// How to use the cores.
+        #[arg(long, value_enum, default_value = "tree")]
+        split: Split,
+        /// Only the first N instances.
+        #[arg(long, default_value_t = 100)]
+        first: usize,
+    },
     /// Search speed: IDA* with linear conflict on every 3×3 board at depth 30-31, then A* and
     /// IDA* on Korf's 15-puzzles (blank-last form) whose optimum is at most --max-length.
     Search {
@@ -72,6 +91,144 @@ pub enum Which {
         #[arg(long, default_value_t = 60_000_000)]
         max_stored: u64,
     },
+}
+
+/// Korf's 100 instances in Korf's own form (blank first) with their published optimal lengths.
+pub fn korf100_blank_first() -> Result<Vec<(usize, Board, usize)>> {
+    let boards = include_str!("../data/korf100.txt");
+    let lengths = include_str!("../data/korf100_opt.txt");
+    let shape = Shape::new(4, 4)?;
+    boards
+        .lines()
+        .zip(lengths.lines())
+        .enumerate()
+        .map(|(i, (b, l))| {
+            Ok((
+                i + 1,
+                Board::parse_with_shape(b, Some(shape))?,
+                l.trim().parse()?,
+            ))
+        })
+        .collect()
+}
+
+/// How `bench korf100` uses the two cores.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Split {
+    /// Solve instances in parallel (each may still split its tree when a thread is idle).
+    Boards,
+    /// Solve instances one after another, each split across all threads.
+    Tree,
+    /// One thread, one instance at a time.
+    Serial,
+}
+
+fn korf100(
+    partition: Option<String>,
+    pdb_dir: Option<std::path::PathBuf>,
+    blank_last: bool,
+    split: Split,
+    first: usize,
+) -> Result<ExitCode> {
+    use rayon::prelude::*;
+    let started = Instant::now();
+    let shape = Shape::new(4, 4)?;
+    let goal = if blank_last {
+        Board::goal(shape)
+    } else {
+        Board::goal_blank_first(shape)
+    };
+    let options = crate::pdb::PdbOptions {
+        pdb: partition,
+        pdb_dir,
+    };
+    let set = crate::pdb::for_auto(&goal, &options)?;
+    let loaded = started.elapsed();
+    let solver = Solver::with_pdbs(
+        goal.clone(),
+        Algorithm::IdaStar,
+        set.clone(),
+        Limits::default(),
+    )?;
+    let mut instances = if blank_last {
+        korf100_blank_last()?
+    } else {
+        korf100_blank_first()?
+    };
+    instances.truncate(first);
+    let solve = |(no, b, want): &(usize, Board, usize)| -> Result<(usize, usize, usize, u64, f64)> {
+        let Outcome::Solved(a) = solver.solve(b)? else {
+            bail!("#{no} reported unsolvable");
+        };
+        a.solution.verify(b, &goal)?;
+        Ok((
+            *no,
+            a.solution.len(),
+            *want,
+            a.stats.expanded,
+            a.stats.elapsed.as_secs_f64(),
+        ))
+    };
+    let search_started = Instant::now();
+    let results: Vec<Result<_>> = match split {
+        Split::Boards => instances.par_iter().map(solve).collect(),
+        Split::Tree => instances.iter().map(solve).collect(),
+        Split::Serial => {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+            pool.install(|| instances.iter().map(solve).collect())
+        }
+    };
+    let searched = search_started.elapsed();
+    let mut mismatches = 0;
+    let (mut nodes, mut cpu) = (0u64, 0f64);
+    println!("  #  length  optimum  expanded      time");
+    for r in results {
+        let (no, len, want, expanded, secs) = r?;
+        let flag = if len == want { "" } else { "  MISMATCH" };
+        mismatches += (len != want) as usize;
+        nodes += expanded;
+        cpu += secs;
+        println!(
+            "{no:>3}  {len:>6}  {want:>7}  {expanded:>8}  {:>8.1} ms{flag}",
+            secs * 1e3
+        );
+    }
+    let names: Vec<String> = set
+        .databases()
+        .iter()
+        .map(|d| format!("{:?}", d.tiles()))
+        .collect();
+    println!(
+        "korf100 ({} goal, {} databases {}, reflection {}): {} instances, {} optimal, {nodes} states expanded ({:.0} per instance)",
+        if blank_last {
+            "blank-last"
+        } else {
+            "blank-first"
+        },
+        set.partition().name,
+        names.join(" "),
+        if set.reflection().is_some() {
+            "on"
+        } else {
+            "off"
+        },
+        instances.len(),
+        instances.len() - mismatches,
+        nodes as f64 / instances.len().max(1) as f64
+    );
+    println!(
+        "  wall: {:.3} s total = {:.3} s loading databases + {:.3} s searching ({split:?} on {} threads); search time summed over instances {:.3} s",
+        started.elapsed().as_secs_f64(),
+        loaded.as_secs_f64(),
+        searched.as_secs_f64(),
+        rayon::current_num_threads(),
+        cpu
+    );
+    Ok(if mismatches > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Korf's 100 instances in blank-last form with their published optimal lengths.
@@ -283,6 +440,13 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             seed,
             solvable_only,
         } => eight(boards, seed, solvable_only),
+        Which::Korf100 {
+            partition,
+            pdb_dir,
+            blank_last,
+            split,
+            first,
+        } => korf100(partition, pdb_dir, blank_last, split, first),
         Which::Search {
             max_length,
             algorithms,

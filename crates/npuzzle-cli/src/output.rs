@@ -53,6 +53,9 @@ pub struct JsonAnswer<'a> {
     /// The heuristic it used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub heuristic: Option<&'a str>,
+    /// The pattern-database partition, when one was used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub databases: Option<String>,
     /// The search's figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<Stats>,
@@ -74,6 +77,7 @@ impl<'a> JsonAnswer<'a> {
             optimal: Some(a.optimal),
             algorithm: Some(a.algorithm.name()),
             heuristic: a.heuristic.map(|h| h.name()),
+            databases: None,
             stats: Some(a.stats),
             error: None,
         }
@@ -99,6 +103,7 @@ impl<'a> JsonAnswer<'a> {
             optimal: None,
             algorithm: None,
             heuristic: None,
+            databases: None,
             stats: None,
             error: (!message.is_empty()).then_some(message),
         }
@@ -106,12 +111,15 @@ impl<'a> JsonAnswer<'a> {
 }
 
 /// The stats of one answer in one human-readable line.
-pub fn stats_line(line: usize, a: &Answer) -> String {
+pub fn stats_line(line: usize, a: &Answer, databases: Option<&str>) -> String {
     format!(
-        "line {line}: {}{} length={} optimal={} expanded={} generated={} peak_stored={} time={:.1}us",
+        "line {line}: {}{}{} length={} optimal={} expanded={} generated={} peak_stored={} time={:.1}us",
         a.algorithm.name(),
         a.heuristic
             .map(|h| format!("+{}", h.name()))
+            .unwrap_or_default(),
+        databases
+            .map(|d| format!(" databases={d}"))
             .unwrap_or_default(),
         a.solution.len(),
         a.optimal,

@@ -288,8 +288,13 @@ fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzz
             }
         }
         Ok(Outcome::Solved(answer)) => {
+            let databases = solver
+                .pdbs()
+                .filter(|_| answer.heuristic == Some(HeuristicKind::Pdb))
+                .map(|p| p.partition().name.clone());
             if style.json {
                 let mut j = JsonAnswer::solved(line, board, &answer);
+                j.databases = databases;
                 if !style.stats {
                     j.stats = None;
                 }
@@ -309,7 +314,11 @@ fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzz
                     .extend_from_slice(show_steps(board, &answer.solution).as_bytes());
             }
             if style.stats {
-                let _ = writeln!(piece.err, "{}", stats_line(line, &answer));
+                let _ = writeln!(
+                    piece.err,
+                    "{}",
+                    stats_line(line, &answer, databases.as_deref())
+                );
             }
         }
     }
@@ -394,8 +403,10 @@ pub fn stream<R: std::io::BufRead + Send + 'static>(
                 && options.notation == Notation::Judge,
         };
         let solvers = &*solvers;
+        // Table lookups are cheap: many boards per task. Searches: one board per task.
+        let task = if style.fast { TASK } else { 1 };
         let pieces: Vec<Piece> = chunk
-            .par_chunks(TASK)
+            .par_chunks(task)
             .map(|task| {
                 let mut piece = Piece::default();
                 for p in task {

@@ -426,3 +426,76 @@ fn compare_table_and_plot() {
     assert!(text.starts_with("<svg") && text.contains("idastar+manhattan"));
     std::fs::remove_file(&svg).unwrap();
 }
+
+#[test]
+fn pattern_database_workflow() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-pdb-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let o = npuzzle(
+        &["pdb", "build", "--partition", "5-5-5", "--pdb-dir", d],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("5-5-5 databases ready"));
+    let o = npuzzle(&["pdb", "verify", "--pdb-dir", d], "");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).matches(": ok:").count(), 3);
+
+    // 4x4 boards: auto uses the cached 5-5-5 databases and says a stronger set exists.
+    let boards = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n\
+                  5 1 2 3 9 6 7 4 13 10 11 8 14 x 15 12\n";
+    let o = npuzzle(&["solve", "--pdb-dir", d, "--stats"], boards);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("using the 5-5-5 pattern databases"));
+    assert!(stderr(&o).contains("idastar+pdb databases=5-5-5"));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    let goal = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x";
+    assert_solves("1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15", lines[0], goal, 1);
+    assert_solves("5 1 2 3 9 6 7 4 13 10 11 8 14 x 15 12", lines[1], goal, 10);
+
+    // Korf's goal convention (blank first) through the same databases.
+    let o = npuzzle(
+        &["solve", "--pdb-dir", d, "--blank-first"],
+        "1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = Solution::from_letters(stdout(&o).trim()).unwrap();
+    let b = Board::parse("1 2 3 0 4 5 6 7 8 9 10 11 12 13 14 15").unwrap();
+    s.verify(&b, &Board::goal_blank_first(b.shape())).unwrap();
+    assert_eq!(s.len(), 3);
+
+    // A damaged file is detected by verify, and solve rebuilds it instead of using it.
+    let file = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.to_str().unwrap().ends_with("1_2_3_5_6.pdb"))
+        .unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[1000] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    let o = npuzzle(&["pdb", "verify", "--pdb-dir", d], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).contains("DAMAGED") && stdout(&o).contains("checksum"));
+    let o = npuzzle(&["solve", "--pdb-dir", d, "--pdb", "5-5-5"], boards);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("is damaged"), "{}", stderr(&o));
+    let o = npuzzle(&["pdb", "verify", "--pdb-dir", d], "");
+    assert!(o.status.success());
+    // truncated
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let o = npuzzle(&["pdb", "verify", "--pdb-dir", d], "");
+    assert!(stdout(&o).contains("truncated"), "{}", stdout(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn pdb_heuristic_needs_a_4x4_board() {
+    let o = npuzzle(
+        &["solve", "--algorithm", "idastar", "--heuristic", "pdb"],
+        "2 3 4 1 5 x 7 6 8\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 1: pattern databases are available for 4x4 boards"));
+}

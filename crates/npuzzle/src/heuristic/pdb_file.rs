@@ -149,10 +149,10 @@ impl PatternDb {
         // cannot change under the mapping while the process runs.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| io_err(path, e))?;
         let header = read_header(path, &map)?;
-        if let Some((goal, tiles)) = expect {
-            if &header.goal != goal || header.tiles != tiles {
-                return Err(corrupt(path, "holds a different goal or pattern"));
-            }
+        if let Some((goal, tiles)) = expect
+            && (&header.goal != goal || header.tiles != tiles)
+        {
+            return Err(corrupt(path, "holds a different goal or pattern"));
         }
         let body = &map[HEADER_LEN..];
         if body.len() as u64 != header.entries {
