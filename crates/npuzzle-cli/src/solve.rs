@@ -93,7 +93,8 @@ impl LimitArgs {
 /// Solving methods on the command line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum AlgorithmArg {
-    /// Fastest optimal method for the size (table, else IDA* with linear conflict).
+    /// Fastest optimal method for the size: table (≤ 10 cells), IDA* over pattern databases
+    /// (4×4), IDA* with linear conflict (≤ 16 cells); beyond, the constructive solver (not optimal).
     Auto,
     /// Complete reverse-BFS table (boards of at most 10 cells).
     Table,
@@ -107,6 +108,8 @@ pub enum AlgorithmArg {
     Idastar,
     /// Greedy best-first on the heuristic alone (fast, NOT optimal).
     Greedy,
+    /// Constructive line-by-line solver for any size (quick, NOT optimal).
+    Large,
 }
 
 impl AlgorithmArg {
@@ -120,6 +123,7 @@ impl AlgorithmArg {
             AlgorithmArg::Astar => Algorithm::AStar,
             AlgorithmArg::Idastar => Algorithm::IdaStar,
             AlgorithmArg::Greedy => Algorithm::Greedy,
+            AlgorithmArg::Large => Algorithm::Large,
         }
     }
 }

@@ -25,6 +25,7 @@
 pub mod board;
 pub mod heuristic;
 pub mod judge;
+pub mod large;
 pub mod parity;
 pub mod parse;
 pub mod random;

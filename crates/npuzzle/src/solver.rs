@@ -1,8 +1,9 @@
 //! Choosing and running a solver for a goal: the one entry point the CLI and the web server use.
 //!
 //! `auto` answers from a complete table where the board has one (at most 10 cells: 3×3, 2×5 …),
-//! runs IDA* over pattern databases when the solver was given them (4×4), and otherwise IDA*
-//! with linear conflict. With pattern databases every board is first mapped into the databases'
+//! runs IDA* over pattern databases when the solver was given them (4×4), IDA* with linear
+//! conflict otherwise up to 16 cells, and the constructive (not optimal) solver of
+//! [`crate::large`] beyond. With pattern databases every board is first mapped into the databases'
 //! canonical goal space ([`crate::symmetry`]) and the moves mapped back. An
 //! explicit [`Algorithm`] picks any search for teaching and comparison. Everything a search needs
 //! that does not depend on the board (tables, heuristic tables) is built once per solver.
@@ -35,17 +36,20 @@ pub enum Algorithm {
     IdaStar,
     /// Greedy best-first on the heuristic alone (not optimal).
     Greedy,
+    /// Constructive line-by-line solver for any size (quick, not optimal).
+    Large,
 }
 
 impl Algorithm {
     /// Every concrete method, in teaching order.
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 7] = [
         Algorithm::Table,
         Algorithm::Bfs,
         Algorithm::Bidirectional,
         Algorithm::AStar,
         Algorithm::IdaStar,
         Algorithm::Greedy,
+        Algorithm::Large,
     ];
 
     /// Name as used on the command line.
@@ -58,6 +62,7 @@ impl Algorithm {
             Algorithm::AStar => "astar",
             Algorithm::IdaStar => "idastar",
             Algorithm::Greedy => "greedy",
+            Algorithm::Large => "large",
         }
     }
 
@@ -71,7 +76,7 @@ impl Algorithm {
 
     /// Whether the method always returns a fewest-moves solution.
     pub fn is_optimal(self) -> bool {
-        self != Algorithm::Greedy
+        !matches!(self, Algorithm::Greedy | Algorithm::Large)
     }
 
     /// Whether the method uses a heuristic.
@@ -268,6 +273,7 @@ impl Solver {
     pub fn effective_algorithm(&self) -> Algorithm {
         match (self.algorithm, &self.table) {
             (Algorithm::Auto, Some(_)) => Algorithm::Table,
+            (Algorithm::Auto, None) if self.goal.shape().cells() > 16 => Algorithm::Large,
             (Algorithm::Auto, None) => Algorithm::IdaStar,
             (a, _) => a,
         }
@@ -286,6 +292,7 @@ impl Solver {
             Algorithm::Bidirectional => search::bidirectional(board, goal, limits),
             Algorithm::AStar => search::astar(board, goal, h, limits),
             Algorithm::Greedy => search::greedy(board, goal, h, limits),
+            Algorithm::Large => crate::large::solve_large(board, goal, limits),
             _ => search::idastar(board, goal, h, limits),
         }
     }
