@@ -62,6 +62,22 @@ pub enum Which {
         #[arg(long, default_value_t = 100)]
         first: usize,
     },
+    /// The web API under load: N solve requests for random 3×3 boards from C concurrent
+    /// connections on loopback (throughput, p50/p99 latency, errors), then again while a
+    /// burst of 4×4 and 5×5 solves runs.
+    Serve {
+        /// 3×3 solve requests per phase.
+        #[arg(long, default_value_t = 20_000)]
+        requests: usize,
+        /// Concurrent connections.
+        #[arg(long, default_value_t = 64)]
+        connections: usize,
+        /// Heavy (4×4 and 5×5) requests in the burst phase.
+        #[arg(long, default_value_t = 40)]
+        heavy: usize,
+        #[command(flatten)]
+        pdb: crate::pdb::PdbOptions,
+    },
     /// Search speed: IDA* with linear conflict on every 3×3 board at depth 30-31, then A* and
     /// IDA* on Korf's 15-puzzles (blank-last form) whose optimum is at most --max-length.
     Search {
@@ -447,6 +463,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             split,
             first,
         } => korf100(partition, pdb_dir, blank_last, split, first),
+        Which::Serve {
+            requests,
+            connections,
+            heavy,
+            pdb,
+        } => crate::load::run(requests, connections, heavy, &pdb),
         Which::Search {
             max_length,
             algorithms,

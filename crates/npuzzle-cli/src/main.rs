@@ -4,9 +4,11 @@ mod bench;
 mod check;
 mod compare;
 mod input;
+mod load;
 mod output;
 mod pdb;
 mod scramble;
+mod serve;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -33,6 +35,8 @@ enum Command {
     Pdb(pdb::PdbArgs),
     /// Print random boards (uniform over solvable states unless --any-parity).
     Scramble(scramble::ScrambleArgs),
+    /// Serve the web page and the JSON API.
+    Serve(serve::ServeArgs),
     /// Measure whole workloads (release builds): `bench eight`.
     Bench(bench::BenchArgs),
 }
@@ -45,6 +49,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(args),
         Command::Pdb(args) => pdb::run(args),
         Command::Scramble(args) => scramble::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Bench(args) => bench::run(args),
     };
     match result {

@@ -53,7 +53,7 @@ pub enum BoardError {
         found: usize,
     },
     /// The token count is not a perfect square, so the shape cannot be guessed.
-    #[error("{found} tiles do not make a square board (give the size, e.g. --size 3x2)")]
+    #[error("{found} tiles do not make a square board (give the size: width and height, e.g. 3x2)")]
     NotSquare {
         /// How many tiles were given.
         found: usize,

@@ -285,8 +285,8 @@ impl Solver {
         board: &Board,
         goal: &Board,
         h: &H,
+        limits: &Limits,
     ) -> Result<search::Found, SearchError> {
-        let limits = &self.limits;
         match algorithm {
             Algorithm::Bfs => search::bfs(board, goal, limits),
             Algorithm::Bidirectional => search::bidirectional(board, goal, limits),
@@ -297,8 +297,13 @@ impl Solver {
         }
     }
 
-    /// Solves one board.
+    /// Solves one board under the solver's limits.
     pub fn solve(&self, board: &Board) -> Result<Outcome, SolveError> {
+        self.solve_within(board, &self.limits)
+    }
+
+    /// Solves one board under other limits (e.g. a per-request time budget and cancel flag).
+    pub fn solve_within(&self, board: &Board, limits: &Limits) -> Result<Outcome, SolveError> {
         board
             .check_same_shape(&self.goal)
             .map_err(SearchError::from)?;
@@ -326,14 +331,16 @@ impl Solver {
             });
         }
         let found = match &self.heuristics {
-            Heuristics::Manhattan(h) => self.run(algorithm, board, &self.goal, h.as_ref()),
-            Heuristics::LinearConflict(h) => self.run(algorithm, board, &self.goal, h.as_ref()),
+            Heuristics::Manhattan(h) => self.run(algorithm, board, &self.goal, h.as_ref(), limits),
+            Heuristics::LinearConflict(h) => {
+                self.run(algorithm, board, &self.goal, h.as_ref(), limits)
+            }
             Heuristics::Pdb { set, canonical } => {
                 let b = canonical.board(board);
                 let found = if algorithm == Algorithm::IdaStar {
-                    search::pdb_idastar(&b, set, &self.limits)
+                    search::pdb_idastar(&b, set, limits)
                 } else {
-                    self.run(algorithm, &b, set.goal(), set.as_ref())
+                    self.run(algorithm, &b, set.goal(), set.as_ref(), limits)
                 };
                 found.map(|(s, stats)| {
                     let moves = s.moves().iter().map(|&m| canonical.move_back(m)).collect();

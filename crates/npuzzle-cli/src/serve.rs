@@ -1,0 +1,76 @@
+//! `npuzzle serve`: the web page and JSON API on one address, until Ctrl-C.
+
+use crate::pdb::{PdbOptions, for_auto};
+use anyhow::{Context, Result};
+use clap::Args;
+use npuzzle::{Board, Shape};
+use npuzzle_web::ServerConfig;
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Arguments of `npuzzle serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub addr: SocketAddr,
+    /// Seconds a single solve may search before it is cancelled.
+    #[arg(long, default_value_t = 10.0)]
+    pub budget: f64,
+    /// Searches (anything but 3×3 table lookups) allowed at once.
+    #[arg(long, default_value_t = 2)]
+    pub heavy: usize,
+    /// Serve 4×4 without pattern databases (IDA* with linear conflict under the budget).
+    #[arg(long)]
+    pub no_pdb: bool,
+    /// Do not log requests.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub pdb: PdbOptions,
+}
+
+/// Runs `npuzzle serve`.
+pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    if !args.quiet {
+        tracing_subscriber::fmt()
+            .with_target(false)
+            .with_writer(std::io::stderr)
+            .init();
+    }
+    if !(args.budget.is_finite() && args.budget > 0.0) {
+        anyhow::bail!("--budget must be a positive number of seconds");
+    }
+    let pdbs = if args.no_pdb {
+        None
+    } else {
+        Some(for_auto(&Board::goal(Shape::new(4, 4)?), &args.pdb)?)
+    };
+    let config = ServerConfig {
+        solve_budget: Duration::from_secs_f64(args.budget.min(3600.0)),
+        heavy_solves: args.heavy.max(1),
+        pdbs,
+        log_requests: !args.quiet,
+        ..ServerConfig::default()
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(args.addr)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.addr))?;
+        let addr = listener.local_addr()?;
+        eprintln!("npuzzle: serving http://{addr}/ (Ctrl-C stops)");
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+            eprintln!("npuzzle: shutting down");
+        };
+        npuzzle_web::serve(listener, config, shutdown)
+            .await
+            .context("server failed")
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

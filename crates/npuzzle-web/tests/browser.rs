@@ -1,0 +1,252 @@
+//! The page in a real browser: Debian's Chromium, driven through chromedriver (WebDriver).
+//!
+//! The server runs in-process on a free loopback port. The test scrambles a 3×3 board, presses
+//! Solve, waits for the animation to finish, and checks that the board shown is the goal and
+//! that the move counter equals the optimal length (computed here from the complete table). It
+//! also plays by keyboard and types bad boards to see the inline errors. A screenshot of the
+//! solved board is saved under the target directory (and into `docs/` when
+//! `NPUZZLE_UPDATE_SCREENSHOT=1`). In CI a missing browser fails the test; elsewhere it skips.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use hyper_util::client::legacy::connect::HttpConnector;
+use npuzzle::{Board, Shape, table::Table};
+use npuzzle_web::{ServerConfig, serve};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap()
+}
+
+async fn wait_for<F, Fut>(what: &str, timeout: Duration, mut ready: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = bool>,
+{
+    let start = Instant::now();
+    while !ready().await {
+        assert!(start.elapsed() < timeout, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn attr(c: &Client, css: &str, name: &str) -> String {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap()
+        .attr(name)
+        .await
+        .unwrap()
+        .unwrap_or_default()
+}
+
+async fn text(c: &Client, css: &str) -> String {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap()
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+async fn type_board(c: &Client, board: &str) {
+    let input = c.find(Locator::Css("#board-input")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(board).await.unwrap();
+    click(c, "#load").await;
+}
+
+fn browser_available() -> bool {
+    let present = Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
+    if !present {
+        let in_ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false");
+        assert!(
+            !in_ci,
+            "Chromium or chromedriver is missing ({CHROMIUM}, {CHROMEDRIVER}); .ci/run installs them"
+        );
+        eprintln!("skipping the browser test: install chromium and chromium-driver to run it");
+    }
+    present
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scramble_solve_play_and_errors_in_chromium() {
+    if !browser_available() {
+        return;
+    }
+    // The server.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let config = ServerConfig {
+        log_requests: false,
+        ..ServerConfig::default()
+    };
+    let server = tokio::spawn(serve(listener, config, async {
+        let _ = stopped.await;
+    }));
+
+    // The browser.
+    let port = free_port();
+    let _driver = Driver(
+        Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver"),
+    );
+    let profile = std::env::temp_dir().join(format!("npuzzle-chromium-{}", std::process::id()));
+    let caps: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_value(serde_json::json!({
+            "goog:chromeOptions": {
+                "binary": CHROMIUM,
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+                    "--window-size=760,1100",
+                    format!("--user-data-dir={}", profile.display()),
+                ]
+            }
+        }))
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}");
+    let mut client = None;
+    for _ in 0..100 {
+        match ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&url)
+            .await
+        {
+            Ok(c) => {
+                client = Some(c);
+                break;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    let c = client.expect("connect to chromedriver");
+    c.goto(&format!("http://{addr}/")).await.unwrap();
+    let goal = "1 2 3 4 5 6 7 8 x";
+    assert_eq!(attr(&c, "#board", "data-state").await, goal);
+
+    // Scramble, remember the board, solve, watch.
+    click(&c, "#scramble").await;
+    wait_for("the scramble", Duration::from_secs(10), || {
+        let c = &c;
+        async move { attr(c, "#board", "data-state").await != goal }
+    })
+    .await;
+    let scrambled = attr(&c, "#board", "data-state").await;
+    assert_eq!(text(&c, "#move-count").await, "0");
+    let table = Table::build(&Board::goal(Shape::new(3, 3).unwrap())).unwrap();
+    let optimal = table
+        .distance(&Board::parse(&scrambled).unwrap())
+        .expect("scrambles are solvable") as usize;
+
+    // Fast playback so the test does not wait long.
+    c.execute("document.getElementById('speed').value = '20';", vec![])
+        .await
+        .unwrap();
+    click(&c, "#solve").await;
+    wait_for("the solution to play out", Duration::from_secs(30), || {
+        let c = &c;
+        async move {
+            attr(c, "#board", "data-solved").await == "true"
+                && text(c, "#play").await == "Play"
+                && !text(c, "#solution-length").await.is_empty()
+        }
+    })
+    .await;
+    assert_eq!(attr(&c, "#board", "data-state").await, goal);
+    let length: usize = text(&c, "#solution-length").await.parse().unwrap();
+    assert_eq!(length, optimal, "the page's solution is optimal");
+    assert_eq!(text(&c, "#move-count").await, optimal.to_string());
+    assert!(text(&c, "#optimal").await.contains("optimal"));
+    // The tiles on screen stand where the state says: tile 8 is left of the gap.
+    let tile8 = attr(&c, ".tile[data-tile='8']", "style").await;
+    assert!(tile8.contains("translate(100%, 200%)"), "{tile8}");
+
+    let png = c.screenshot().await.unwrap();
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-solved.png");
+    std::fs::write(&out, &png).unwrap();
+    if std::env::var("NPUZZLE_UPDATE_SCREENSHOT").is_ok() {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshot.png");
+        std::fs::write(docs, &png).unwrap();
+    }
+    eprintln!("screenshot: {}", out.display());
+
+    // Keyboard: one arrow key solves a board one move away.
+    type_board(&c, "1 2 3 4 5 6 7 x 8").await;
+    assert_eq!(text(&c, "#error").await, "");
+    c.find(Locator::Css("body"))
+        .await
+        .unwrap()
+        .send_keys("\u{E012}") // ArrowLeft: tile 8 slides left into the gap
+        .await
+        .unwrap();
+    wait_for("the keyboard move", Duration::from_secs(5), || {
+        let c = &c;
+        async move { attr(c, "#board", "data-solved").await == "true" }
+    })
+    .await;
+    assert_eq!(text(&c, "#move-count").await, "1");
+
+    // Bad input is explained inline and leaves the board alone.
+    for (bad, says) in [
+        ("1 2 3 4 5 6 7 7 x", "appears twice"),
+        ("2 1 3 4 5 6 7 8 x", "cannot be solved"),
+        ("1 2 3 q 5 6 7 8 x", "is not a number"),
+        ("1 2 3 4 5", "do not make a board"),
+    ] {
+        type_board(&c, bad).await;
+        let error = text(&c, "#error").await;
+        assert!(error.contains(says), "{bad}: {error}");
+        assert_eq!(attr(&c, "#board", "data-state").await, goal);
+    }
+
+    // A 4x4 board typed in switches the size; Solve answers it through the API.
+    type_board(&c, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15").await;
+    assert_eq!(
+        attr(&c, "#board", "data-state").await,
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15"
+    );
+    click(&c, "#solve").await;
+    wait_for("the 4x4 solution", Duration::from_secs(30), || {
+        let c = &c;
+        async move { attr(c, "#board", "data-solved").await == "true" }
+    })
+    .await;
+    assert_eq!(text(&c, "#solution-length").await, "1");
+
+    c.close().await.unwrap();
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+    let _ = std::fs::remove_dir_all(&profile);
+}
