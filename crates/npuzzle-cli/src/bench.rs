@@ -109,25 +109,6 @@ pub enum Which {
     },
 }
 
-/// Korf's 100 instances in Korf's own form (blank first) with their published optimal lengths.
-pub fn korf100_blank_first() -> Result<Vec<(usize, Board, usize)>> {
-    let boards = include_str!("../data/korf100.txt");
-    let lengths = include_str!("../data/korf100_opt.txt");
-    let shape = Shape::new(4, 4)?;
-    boards
-        .lines()
-        .zip(lengths.lines())
-        .enumerate()
-        .map(|(i, (b, l))| {
-            Ok((
-                i + 1,
-                Board::parse_with_shape(b, Some(shape))?,
-                l.trim().parse()?,
-            ))
-        })
-        .collect()
-}
-
 /// How `bench korf100` uses the two cores.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Split {
@@ -166,11 +147,7 @@ fn korf100(
         set.clone(),
         Limits::default(),
     )?;
-    let mut instances = if blank_last {
-        korf100_blank_last()?
-    } else {
-        korf100_blank_first()?
-    };
+    let mut instances = korf100_instances(blank_last)?;
     instances.truncate(first);
     let solve = |(no, b, want): &(usize, Board, usize)| -> Result<(usize, usize, usize, u64, f64)> {
         let Outcome::Solved(a) = solver.solve(b)? else {
@@ -247,9 +224,14 @@ fn korf100(
     })
 }
 
-/// Korf's 100 instances in blank-last form with their published optimal lengths.
-pub fn korf100_blank_last() -> Result<Vec<(usize, Board, usize)>> {
-    let boards = include_str!("../data/korf100_blank_last.txt");
+/// Korf's 100 instances with their published optimal lengths, in Korf's own form (blank
+/// first) or in the blank-last form (same optimal lengths).
+pub fn korf100_instances(blank_last: bool) -> Result<Vec<(usize, Board, usize)>> {
+    let boards = if blank_last {
+        include_str!("../data/korf100_blank_last.txt")
+    } else {
+        include_str!("../data/korf100.txt")
+    };
     let lengths = include_str!("../data/korf100_opt.txt");
     let shape = Shape::new(4, 4)?;
     boards
@@ -313,7 +295,7 @@ fn search(
     );
 
     // 2. Korf's instances with optimum <= max_length.
-    let instances: Vec<_> = korf100_blank_last()?
+    let instances: Vec<_> = korf100_instances(true)?
         .into_iter()
         .filter(|(_, _, l)| *l <= max_length)
         .collect();

@@ -303,9 +303,7 @@ fn plot(path: &PathBuf, rows: &[Row]) -> Result<()> {
 
 /// Runs `npuzzle compare`.
 pub fn run(args: CompareArgs) -> Result<ExitCode> {
-    let mut limits = args.limits.to_limits()?;
-    // Storing searches get a memory bound unless the user set one: ~20 M states.
-    limits.max_stored.get_or_insert(20_000_000);
+    let limits = args.limits.to_limits()?;
     let explicit_goal = args.board.goal_board()?;
     let boards: Vec<Board> = match &args.file {
         None => builtin_boards(args.seed, args.per_depth)?,

@@ -68,9 +68,10 @@ pub struct LimitArgs {
     /// Give up on a board after this many seconds.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
-    /// Give up on a board when a search holds more than this many states.
-    #[arg(long, value_name = "N")]
-    pub max_stored: Option<u64>,
+    /// Give up on a board when a search (BFS, bidirectional, A*, greedy) holds more than this
+    /// many states; the default keeps memory to a few GB.
+    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    pub max_stored: u64,
 }
 
 impl LimitArgs {
@@ -84,7 +85,7 @@ impl LimitArgs {
         Ok(Limits {
             max_nodes: self.max_nodes,
             max_time,
-            max_stored: self.max_stored,
+            max_stored: Some(self.max_stored),
             cancel: None,
         })
     }

@@ -6,7 +6,10 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 fn npuzzle(args: &[&str], stdin: &str) -> Output {
+    // Never touch the user's own database cache.
+    let cache = std::env::temp_dir().join(format!("npuzzle-test-pdb-{}", std::process::id()));
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .env("NPUZZLE_PDB_DIR", cache)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -331,7 +334,10 @@ fn rectangular_and_larger_boards() {
             .verify(&b, &goal)
             .unwrap();
     }
-    let o = npuzzle(&["solve"], "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n");
+    let o = npuzzle(
+        &["solve", "--pdb", "5-5-5"],
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n",
+    );
     assert!(o.status.success());
     assert_eq!(stdout(&o), "r\n");
     let o = npuzzle(&["solve"], "1 2 3 4 x 5\n");

@@ -173,6 +173,15 @@ fn board_of(
     Ok(board)
 }
 
+/// The goal of a request: the given board (of the same size) or tiles in order, blank last.
+fn goal_of(state: &AppState, goal: Option<&str>, board: &Board) -> Result<Board, ApiError> {
+    let shape = board.shape();
+    match goal {
+        Some(g) => board_of(state, g, Some(shape.width()), Some(shape.height()), "goal"),
+        None => Ok(Board::goal(shape)),
+    }
+}
+
 /// Which solver serves a request.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SolverKey {
@@ -324,16 +333,7 @@ pub async fn solve(
 ) -> Result<Json<SolveResponse>, ApiError> {
     let req: SolveRequest = parse_body(body)?;
     let board = board_of(&state, &req.board, req.width, req.height, "board")?;
-    let goal = match &req.goal {
-        Some(g) => board_of(
-            &state,
-            g,
-            Some(board.shape().width()),
-            Some(board.shape().height()),
-            "goal",
-        )?,
-        None => Board::goal(board.shape()),
-    };
+    let goal = goal_of(&state, req.goal.as_deref(), &board)?;
     let algorithm = match req.algorithm.as_deref() {
         None => Algorithm::Auto,
         Some(name) => Algorithm::from_name(name)
@@ -380,16 +380,7 @@ pub async fn check(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let req: CheckRequest = parse_body(body)?;
     let board = board_of(&state, &req.board, req.width, req.height, "board")?;
-    let goal = match &req.goal {
-        Some(g) => board_of(
-            &state,
-            g,
-            Some(board.shape().width()),
-            Some(board.shape().height()),
-            "goal",
-        )?,
-        None => Board::goal(board.shape()),
-    };
+    let goal = goal_of(&state, req.goal.as_deref(), &board)?;
     let solvable = npuzzle::parity::is_solvable(&board, &goal)
         .map_err(|e| ApiError::bad("bad_board", e.to_string()))?;
     let optimal_length = npuzzle::table::Table::supports(board.shape())
