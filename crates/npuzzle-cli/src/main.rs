@@ -6,6 +6,7 @@ mod compare;
 mod input;
 mod load;
 mod output;
+mod parity;
 mod pdb;
 mod scramble;
 mod serve;
@@ -31,6 +32,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Run the algorithms side by side on the same boards.
     Compare(compare::CompareArgs),
+    /// Say whether boards can reach the goal, with the inversion count and blank row.
+    Parity(parity::ParityArgs),
     /// Build, list and verify cached pattern databases.
     Pdb(pdb::PdbArgs),
     /// Print random boards (uniform over solvable states unless --any-parity).
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
         Command::Compare(args) => compare::run(args),
+        Command::Parity(args) => parity::run(args),
         Command::Pdb(args) => pdb::run(args),
         Command::Scramble(args) => scramble::run(args),
         Command::Serve(args) => serve::run(args),

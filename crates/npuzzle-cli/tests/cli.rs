@@ -505,3 +505,23 @@ fn pdb_heuristic_needs_a_4x4_board() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("line 1: pattern databases are available for 4x4 boards"));
 }
+
+#[test]
+fn parity_command() {
+    let o = npuzzle(
+        &["parity"],
+        "2 3 4 1 5 x 7 6 8\n2 1 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 9 10 11 12 13 15 14 x\n1 2 3\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("solvable\tinversions=4"), "{out}");
+    assert!(lines[1].starts_with("unsolvable\tinversions=1"), "{out}");
+    assert!(lines[2].starts_with("unsolvable\tinversions=1 blank_row_from_bottom=1 width=4"));
+    assert!(stderr(&o).contains("line 4:"));
+    let o = npuzzle(
+        &["parity", "--goal", "1 2 3 8 x 4 7 6 5", "2 8 3 1 6 4 7 x 5"],
+        "",
+    );
+    assert!(stdout(&o).starts_with("solvable"));
+}

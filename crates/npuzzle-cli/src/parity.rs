@@ -1,0 +1,55 @@
+//! `npuzzle parity`: the solvability test on its own, with the numbers behind it.
+
+use crate::input::{self, BoardOptions};
+use anyhow::{Context, Result};
+use clap::Args;
+use npuzzle::parity::{inversions, is_solvable};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Arguments of `npuzzle parity`.
+#[derive(Args, Debug)]
+pub struct ParityArgs {
+    /// A board's tiles, or one input file; standard input when omitted or `-`.
+    #[arg(value_name = "BOARD|FILE")]
+    pub input: Vec<String>,
+    #[command(flatten)]
+    pub board: BoardOptions,
+}
+
+/// Runs `npuzzle parity`: one line per board, `solvable` or `unsolvable` and why.
+pub fn run(args: ParityArgs) -> Result<ExitCode> {
+    let explicit = args.board.goal_board()?;
+    let mut reader = input::judge_reader(input::from_arguments(&args.input)?, &args.board)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut failures = 0;
+    while let Some(p) = reader.next_puzzle().context("cannot read the input")? {
+        let board = match p.board {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("{e}");
+                failures += 1;
+                continue;
+            }
+        };
+        let shape = board.shape();
+        let goal = args.board.goal_for(shape, explicit.as_ref());
+        let solvable = is_solvable(&board, &goal)?;
+        let verdict = if solvable { "solvable" } else { "unsolvable" };
+        let row_from_bottom = shape.height() - shape.row(board.blank());
+        let blank_steps = shape.distance(board.blank(), goal.blank());
+        writeln!(
+            out,
+            "{verdict}\tinversions={} blank_row_from_bottom={row_from_bottom} width={} blank_distance_to_goal_cell={blank_steps}",
+            inversions(board.cells()),
+            shape.width()
+        )?;
+    }
+    out.flush()?;
+    Ok(if failures > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
