@@ -264,13 +264,9 @@ fn search(
         HeuristicKind::LinearConflict,
         Limits::default(),
     )?;
-    let mut p = [0u8; 9];
     let mut times = vec![];
     let mut nodes = 0u64;
-    for r in 0..npuzzle::rank::factorial(9) {
-        npuzzle::rank::unrank(r, &mut p);
-        let tiles: Vec<u16> = p.iter().map(|&v| v as u16).collect();
-        let b = Board::new(goal.shape(), &tiles)?;
+    for b in Board::every(goal.shape()) {
         let Some(d) = table.distance(&b).filter(|&d| d >= 30) else {
             continue;
         };

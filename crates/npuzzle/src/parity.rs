@@ -171,23 +171,11 @@ mod tests {
         seen
     }
 
-    fn all_boards(shape: Shape) -> Vec<Board> {
-        let n = shape.cells();
-        let mut p = vec![0u8; n];
-        (0..crate::rank::factorial(n))
-            .map(|r| {
-                crate::rank::unrank(r, &mut p);
-                let tiles: Vec<Tile> = p.iter().map(|&v| v as Tile).collect();
-                Board::new(shape, &tiles).unwrap()
-            })
-            .collect()
-    }
-
     #[test]
     fn parity_rule_matches_reachability_for_any_goal() {
         for (w, h) in [(2, 2), (2, 3), (3, 2), (2, 4)] {
             let shape = Shape::new(w, h).unwrap();
-            let boards = all_boards(shape);
+            let boards: Vec<Board> = Board::every(shape).collect();
             // two goals: the standard one and an odd one with the blank elsewhere
             let odd_goal = Board::new(shape, &{
                 let mut t: Vec<Tile> = (0..shape.cells() as Tile).collect();

@@ -46,25 +46,13 @@ fn check_board(solver: &Solver, table: &Table, board: &Board) {
     }
 }
 
-fn all_boards(shape: Shape) -> Vec<Board> {
-    let n = shape.cells();
-    let mut p = vec![0u8; n];
-    (0..npuzzle::rank::factorial(n))
-        .map(|r| {
-            npuzzle::rank::unrank(r, &mut p);
-            let t: Vec<u16> = p.iter().map(|&v| v as u16).collect();
-            Board::new(shape, &t).unwrap()
-        })
-        .collect()
-}
-
 #[test]
 fn every_small_board_with_every_search() {
     for (w, h) in [(2, 2), (2, 3), (3, 2)] {
         let shape = Shape::new(w, h).unwrap();
         let goal = Board::goal(shape);
         let table = Table::build(&goal).unwrap();
-        let boards = all_boards(shape);
+        let boards: Vec<Board> = Board::every(shape).collect();
         for (alg, heur) in configurations() {
             let solver = Solver::new(goal.clone(), alg, heur, Limits::default()).unwrap();
             for b in &boards {
