@@ -30,6 +30,9 @@ pub struct LinearConflict {
     /// Weight of each position's digit in a row key (`(w+1)^c`) and a column key (`(h+1)^r`).
     row_weight: Vec<usize>,
     col_weight: Vec<usize>,
+    /// Row and column of each cell (no division on the hot path).
+    cell_row: Vec<u16>,
+    cell_col: Vec<u16>,
 }
 
 /// Longest line that gets a lookup table ((len+1)^len entries: 117,649 for 6).
@@ -103,6 +106,8 @@ impl LinearConflict {
             col_digit,
             row_weight: (0..w).map(|c| (w + 1).pow(c as u32)).collect(),
             col_weight: (0..h).map(|r| (h + 1).pow(r as u32)).collect(),
+            cell_row: (0..n).map(|p| shape.row(p) as u16).collect(),
+            cell_col: (0..n).map(|p| shape.column(p) as u16).collect(),
         }
     }
 
@@ -200,7 +205,8 @@ impl Heuristic for LinearConflict {
     fn delta(&self, cells: &[Tile], tile: Tile, from: usize, to: usize) -> i32 {
         let md = self.manhattan.delta(cells, tile, from, to);
         let s = self.shape;
-        let (fr, fc, tr, tc) = (s.row(from), s.column(from), s.row(to), s.column(to));
+        let (fr, fc) = (self.cell_row[from] as usize, self.cell_col[from] as usize);
+        let (tr, tc) = (self.cell_row[to] as usize, self.cell_col[to] as usize);
         if !self.row_table.is_empty() && !self.col_table.is_empty() {
             // Only the line the tile belongs to can change, and only in the tile's own digit.
             let (w, h) = (s.width(), s.height());
