@@ -86,11 +86,14 @@ impl LinearConflict {
             }
         }
         let (w, h) = (shape.width(), shape.height());
-        let mut row_digit = vec![0u8; n * h];
-        let mut col_digit = vec![0u8; n * w];
-        for t in 1..n {
-            let (gr, gc) = (goal_row[t] as usize, goal_col[t] as usize);
-            if gr < h && gc < w && w <= MAX_TABLED_LINE && h <= MAX_TABLED_LINE {
+        // Key digits only where the line tables exist (small boards): O(n) memory otherwise.
+        let tabled = w <= MAX_TABLED_LINE && h <= MAX_TABLED_LINE;
+        let (mut row_digit, mut col_digit) = (Vec::new(), Vec::new());
+        if tabled {
+            row_digit = vec![0u8; n * h];
+            col_digit = vec![0u8; n * w];
+            for t in 1..n {
+                let (gr, gc) = (goal_row[t] as usize, goal_col[t] as usize);
                 row_digit[t * h + gr] = gc as u8 + 1;
                 col_digit[t * w + gc] = gr as u8 + 1;
             }
@@ -100,8 +103,8 @@ impl LinearConflict {
             manhattan: Manhattan::new(goal),
             goal_row,
             goal_col,
-            row_table: line_table(w),
-            col_table: line_table(h),
+            row_table: if tabled { line_table(w) } else { Vec::new() },
+            col_table: if tabled { line_table(h) } else { Vec::new() },
             row_digit,
             col_digit,
             row_weight: (0..w).map(|c| (w + 1).pow(c as u32)).collect(),

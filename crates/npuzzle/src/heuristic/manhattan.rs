@@ -1,13 +1,21 @@
 //! Manhattan distance: each tile's taxicab distance from its goal cell, summed.
 
 use super::Heuristic;
-use crate::board::{BLANK, Board, Tile};
+use crate::board::{BLANK, Board, Shape, Tile};
 
-/// Manhattan distance toward one goal, from a `tile × cell` table.
+/// Boards up to this many cells get a `tile × cell` lookup table (128 KB at most); larger
+/// ones, where no search is feasible anyway, compute distances so memory stays linear.
+const MAX_TABLED_CELLS: usize = 256;
+
+/// Manhattan distance toward one goal.
 #[derive(Clone, Debug)]
 pub struct Manhattan {
+    shape: Shape,
     n: usize,
-    /// `table[tile * n + cell]`: distance of `tile` at `cell` from its goal cell (0 for the blank).
+    /// Goal cell of each tile.
+    home: Vec<u32>,
+    /// `table[tile * n + cell]`: distance of `tile` at `cell` from home (0 for the blank);
+    /// empty for boards over [`MAX_TABLED_CELLS`].
     table: Vec<u16>,
 }
 
@@ -16,22 +24,37 @@ impl Manhattan {
     pub fn new(goal: &Board) -> Manhattan {
         let shape = goal.shape();
         let n = shape.cells();
-        let mut table = vec![0u16; n * n];
-        for (home, &tile) in goal.cells().iter().enumerate() {
-            if tile == BLANK {
-                continue;
-            }
-            for cell in 0..n {
-                table[tile as usize * n + cell] = shape.distance(home, cell) as u16;
+        let mut home = vec![0u32; n];
+        for (cell, &tile) in goal.cells().iter().enumerate() {
+            home[tile as usize] = cell as u32;
+        }
+        let mut table = Vec::new();
+        if n <= MAX_TABLED_CELLS {
+            table = vec![0u16; n * n];
+            for tile in 1..n {
+                for cell in 0..n {
+                    table[tile * n + cell] = shape.distance(home[tile] as usize, cell) as u16;
+                }
             }
         }
-        Manhattan { n, table }
+        Manhattan {
+            shape,
+            n,
+            home,
+            table,
+        }
     }
 
     /// Distance of `tile` at `cell` from its goal cell.
     #[inline]
     pub fn distance(&self, tile: Tile, cell: usize) -> u32 {
-        self.table[tile as usize * self.n + cell] as u32
+        if !self.table.is_empty() {
+            return self.table[tile as usize * self.n + cell] as u32;
+        }
+        if tile == BLANK {
+            return 0;
+        }
+        self.shape.distance(self.home[tile as usize] as usize, cell) as u32
     }
 }
 
@@ -51,5 +74,27 @@ impl Heuristic for Manhattan {
     #[inline]
     fn delta(&self, _cells: &[Tile], tile: Tile, from: usize, to: usize) -> i32 {
         self.distance(tile, to) as i32 - self.distance(tile, from) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tabled_and_computed_distances_agree() {
+        let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(5);
+        let goal = Board::goal(Shape::new(16, 16).unwrap());
+        let tabled = Manhattan::new(&goal);
+        let mut computed = tabled.clone();
+        computed.table.clear();
+        for _ in 0..20 {
+            let b = crate::random::random_board(goal.shape(), &mut rng);
+            assert_eq!(tabled.estimate(b.cells()), computed.estimate(b.cells()));
+        }
+        // Large boards get no quadratic table.
+        let big = Manhattan::new(&Board::goal(Shape::new(256, 256).unwrap()));
+        assert!(big.table.is_empty());
+        assert_eq!(big.distance(1, 65535), 255 + 255);
     }
 }
