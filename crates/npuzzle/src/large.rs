@@ -13,7 +13,7 @@
 //! Each step is exact within its own sub-problem, so no hand-written move sequences are needed.
 
 use crate::board::{BLANK, Board, Move, Shape, Tile};
-use crate::search::{Budget, Found, LimitExceeded, Limits, SearchError, Stats};
+use crate::search::{Budget, Found, Limits, SearchError, Stats};
 use crate::solution::Solution;
 use crate::table::Table;
 use std::collections::VecDeque;
@@ -39,20 +39,8 @@ impl Builder<'_> {
     }
 
     fn check(&mut self) -> Result<(), SearchError> {
-        match self
-            .budget
-            .check(self.stats.expanded, self.stats.peak_stored)
-        {
-            Some(kind) => {
-                self.stats.elapsed = self.budget.elapsed();
-                Err(LimitExceeded {
-                    kind,
-                    stats: self.stats,
-                }
-                .into())
-            }
-            None => Ok(()),
-        }
+        let stored = self.stats.peak_stored;
+        Ok(self.budget.enforce(&mut self.stats, stored)?)
     }
 
     /// Brings the given tiles (one or two) to their targets without entering locked cells.

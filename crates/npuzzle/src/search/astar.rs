@@ -7,7 +7,7 @@
 //! the heuristic's incremental `delta`.
 
 use super::state::{Codec, NONE, Packed};
-use super::{Budget, Found, LimitExceeded, Limits, SearchError, Stats};
+use super::{Budget, Found, Limits, SearchError, Stats};
 use crate::board::{BLANK, Board, Move, Tile};
 use crate::heuristic::Heuristic;
 use crate::solution::Solution;
@@ -92,11 +92,7 @@ fn best_first<H: Heuristic + ?Sized>(
             break;
         }
         stats.expanded += 1;
-        if let Some(kind) = budget.check(stats.expanded, nodes.len() as u64) {
-            stats.peak_stored = nodes.len() as u64;
-            stats.elapsed = budget.elapsed();
-            return Err(LimitExceeded { kind, stats }.into());
-        }
+        budget.enforce(&mut stats, nodes.len() as u64)?;
         codec.unpack(node.state, &mut cells);
         let blank = node.blank as usize;
         for m in Move::ALL {

@@ -2,7 +2,7 @@
 //! stored), which is exactly what the comparison table should show.
 
 use super::state::{Codec, NONE, Packed, trace_back};
-use super::{Budget, Found, LimitExceeded, Limits, SearchError, Stats};
+use super::{Budget, Found, Limits, SearchError, Stats};
 use crate::board::{Board, Move};
 use crate::solution::Solution;
 use rustc_hash::FxHashMap;
@@ -28,11 +28,7 @@ pub fn bfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Found, Search
             break;
         };
         stats.expanded += 1;
-        if let Some(kind) = budget.check(stats.expanded, seen.len() as u64) {
-            stats.peak_stored = seen.len() as u64;
-            stats.elapsed = budget.elapsed();
-            return Err(LimitExceeded { kind, stats }.into());
-        }
+        budget.enforce(&mut stats, seen.len() as u64)?;
         let came_by = seen[&s];
         for m in Move::ALL {
             if came_by != ROOT && m == Move::from_index(came_by as usize).inverse() {

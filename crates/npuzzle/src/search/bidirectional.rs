@@ -4,7 +4,7 @@
 
 use super::bfs::ROOT;
 use super::state::{Codec, NONE, Packed, trace_back};
-use super::{Budget, Found, LimitExceeded, Limits, SearchError, Stats};
+use super::{Budget, Found, Limits, SearchError, Stats};
 use crate::board::{Board, Move};
 use crate::solution::Solution;
 use rustc_hash::FxHashMap;
@@ -54,12 +54,7 @@ pub fn bidirectional(start: &Board, goal: &Board, limits: &Limits) -> Result<Fou
         let mut best: Option<(u32, Packed)> = None;
         for &(s, blank) in frontier.iter() {
             stats.expanded += 1;
-            let stored = (this.len() + other.len()) as u64;
-            if let Some(kind) = budget.check(stats.expanded, stored) {
-                stats.peak_stored = stored;
-                stats.elapsed = budget.elapsed();
-                return Err(LimitExceeded { kind, stats }.into());
-            }
+            budget.enforce(&mut stats, (this.len() + other.len()) as u64)?;
             let v = this[&s];
             let d = depth(v) + 1;
             let back = came_by(v).map(Move::inverse);

@@ -119,6 +119,23 @@ impl<'a> Budget<'a> {
         self.start.elapsed()
     }
 
+    /// Fails with [`LimitExceeded`] (carrying `stats`, completed with the states `stored` now
+    /// and the time so far) when a limit is exceeded.
+    #[inline]
+    pub fn enforce(&mut self, stats: &mut Stats, stored: u64) -> Result<(), LimitExceeded> {
+        match self.check(stats.expanded, stored) {
+            None => Ok(()),
+            Some(kind) => {
+                stats.peak_stored = stats.peak_stored.max(stored);
+                stats.elapsed = self.elapsed();
+                Err(LimitExceeded {
+                    kind,
+                    stats: *stats,
+                })
+            }
+        }
+    }
+
     /// Which limit, if any, the search has now exceeded with `expanded` and `stored` states.
     #[inline]
     pub fn check(&mut self, expanded: u64, stored: u64) -> Option<LimitKind> {
