@@ -373,7 +373,7 @@ fn eight(boards: u64, seed: u64, solvable_only: bool) -> Result<ExitCode> {
     let mut solvers = Solvers::new(
         &options,
         Algorithm::Auto,
-        HeuristicKind::LinearConflict,
+        None,
         Limits::default(),
         Default::default(),
     )?;

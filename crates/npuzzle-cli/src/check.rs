@@ -9,7 +9,6 @@ use crate::input::{self, BoardOptions};
 use crate::solve::{LimitArgs, Solvers};
 use anyhow::{Context, Result};
 use clap::Args;
-use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::Format;
 use npuzzle::parity::is_solvable;
 use npuzzle::{Algorithm, Outcome, ParseErrorKind, Solution};
@@ -94,13 +93,7 @@ struct Tally {
 /// Runs `npuzzle check`.
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let limits = args.limits.to_limits()?;
-    let mut solvers = Solvers::new(
-        &args.board,
-        Algorithm::Auto,
-        HeuristicKind::LinearConflict,
-        limits,
-        args.pdb.clone(),
-    )?;
+    let mut solvers = Solvers::new(&args.board, Algorithm::Auto, None, limits, args.pdb.clone())?;
     let mut reader = input::judge_reader(input::open(&args.puzzles)?, &args.board)?;
     let mut answers = AnswerLines {
         input: input::open(&args.answers)?,

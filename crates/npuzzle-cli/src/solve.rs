@@ -38,9 +38,10 @@ pub struct SolveArgs {
     /// Solving method; `auto` picks the fastest optimal one for the board size.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: AlgorithmArg,
-    /// Heuristic for astar, idastar and greedy.
-    #[arg(long, value_enum, default_value = "linear-conflict")]
-    pub heuristic: HeuristicArg,
+    /// Heuristic for astar, idastar and greedy (default: pattern databases for auto on 4×4,
+    /// linear conflict otherwise).
+    #[arg(long, value_enum)]
+    pub heuristic: Option<HeuristicArg>,
     #[command(flatten)]
     pub pdb: PdbOptions,
     /// How to write the moves.
@@ -156,7 +157,7 @@ pub struct Solvers {
     goal: Option<Board>,
     options: BoardOptions,
     algorithm: Algorithm,
-    heuristic: HeuristicKind,
+    heuristic: Option<HeuristicKind>,
     limits: Limits,
     pdb: PdbOptions,
     by_shape: HashMap<Shape, Result<Arc<Solver>, SolveError>>,
@@ -167,7 +168,7 @@ impl Solvers {
     pub fn new(
         options: &BoardOptions,
         algorithm: Algorithm,
-        heuristic: HeuristicKind,
+        heuristic: Option<HeuristicKind>,
         limits: Limits,
         pdb: PdbOptions,
     ) -> Result<Solvers> {
@@ -186,22 +187,26 @@ impl Solvers {
     pub fn prepare(&mut self, shape: Shape) {
         if !self.by_shape.contains_key(&shape) {
             let goal = self.options.goal_for(shape, self.goal.as_ref());
-            let wants_pdb = self.heuristic == HeuristicKind::Pdb
-                || (self.algorithm == Algorithm::Auto && shape_uses_pdbs(shape));
-            let solver = if wants_pdb && shape_uses_pdbs(shape) {
+            // Databases are loaded (or built) only for 4x4 boards that want them.
+            let wants = Solver::wants_pdbs(shape, self.algorithm, self.heuristic);
+            let pdbs = if wants && shape_uses_pdbs(shape) {
                 for_auto(&goal, &self.pdb)
+                    .map(Some)
                     .map_err(|e| SolveError::Pdb(format!("{e:#}")))
-                    .and_then(|set| {
-                        Solver::with_pdbs(goal, self.algorithm, set, self.limits.clone())
-                    })
-            } else if wants_pdb {
-                Err(SolveError::Pdb(format!(
-                    "pattern databases are available for 4x4 boards, not {shape}"
-                )))
             } else {
-                Solver::new(goal, self.algorithm, self.heuristic, self.limits.clone())
-            }
-            .map(Arc::new);
+                Ok(None)
+            };
+            let solver = pdbs
+                .and_then(|pdbs| {
+                    Solver::configured(
+                        goal,
+                        self.algorithm,
+                        self.heuristic,
+                        pdbs,
+                        self.limits.clone(),
+                    )
+                })
+                .map(Arc::new);
             self.by_shape.insert(shape, solver);
         }
     }
@@ -452,7 +457,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let mut solvers = Solvers::new(
         &args.board,
         args.algorithm.algorithm(),
-        args.heuristic.kind(),
+        args.heuristic.map(HeuristicArg::kind),
         limits,
         args.pdb.clone(),
     )?;

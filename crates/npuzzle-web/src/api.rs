@@ -205,30 +205,13 @@ pub fn solver_for(
     if let Some(s) = state.solvers.lock().ok().and_then(|m| m.get(&key).cloned()) {
         return Ok(s);
     }
-    let limits = Limits::default();
-    let wants_pdb = heuristic == Some(HeuristicKind::Pdb)
-        || (heuristic.is_none() && algorithm == Algorithm::Auto && goal.shape().cells() == 16);
-    let made = match (&state.config.pdbs, wants_pdb) {
-        (Some(set), true) => Solver::with_pdbs(goal.clone(), algorithm, set.clone(), limits)
-            .or_else(|_| {
-                // Goals the databases do not cover fall back to linear conflict.
-                Solver::new(
-                    goal.clone(),
-                    algorithm,
-                    HeuristicKind::LinearConflict,
-                    Limits::default(),
-                )
-            }),
-        (None, true) if heuristic == Some(HeuristicKind::Pdb) => Err(SolveError::Pdb(
-            "this server has no pattern databases".into(),
-        )),
-        _ => Solver::new(
-            goal.clone(),
-            algorithm,
-            heuristic.unwrap_or(HeuristicKind::LinearConflict),
-            limits,
-        ),
-    }
+    let made = Solver::configured(
+        goal.clone(),
+        algorithm,
+        heuristic,
+        state.config.pdbs.clone(),
+        Limits::default(),
+    )
     .map_err(|e| ApiError::bad("bad_request", e.to_string()))?;
     let solver = Arc::new(made);
     if let Ok(mut m) = state.solvers.lock() {

@@ -236,6 +236,55 @@ impl Solver {
         Ok(solver)
     }
 
+    /// Whether a solver for `shape` with this method and heuristic wants pattern databases:
+    /// always for the `pdb` heuristic, and for `auto` on 4×4 when no heuristic is named.
+    pub fn wants_pdbs(
+        shape: crate::board::Shape,
+        algorithm: Algorithm,
+        heuristic: Option<HeuristicKind>,
+    ) -> bool {
+        heuristic == Some(HeuristicKind::Pdb)
+            || (heuristic.is_none()
+                && algorithm == Algorithm::Auto
+                && shape.width() == 4
+                && shape.height() == 4)
+    }
+
+    /// The solver the front ends use: pattern databases where [`Solver::wants_pdbs`] and they
+    /// fit the goal; otherwise the named heuristic, linear conflict by default. An explicit
+    /// `pdb` heuristic without fitting databases is an error; `auto` falls back instead.
+    pub fn configured(
+        goal: Board,
+        algorithm: Algorithm,
+        heuristic: Option<HeuristicKind>,
+        pdbs: Option<Arc<PdbSet>>,
+        limits: Limits,
+    ) -> Result<Solver, SolveError> {
+        let explicit = heuristic == Some(HeuristicKind::Pdb);
+        if Solver::wants_pdbs(goal.shape(), algorithm, heuristic) {
+            match pdbs {
+                Some(set) => {
+                    match Solver::with_pdbs(goal.clone(), algorithm, set, limits.clone()) {
+                        Ok(solver) => return Ok(solver),
+                        Err(e) if explicit => return Err(e),
+                        Err(_) => {} // databases for another goal: fall back
+                    }
+                }
+                None if explicit => {
+                    return Err(SolveError::Pdb(format!(
+                        "pattern databases are available for 4x4 boards, not {}",
+                        goal.shape()
+                    )));
+                }
+                None => {}
+            }
+        }
+        let heuristic = heuristic
+            .filter(|&h| h != HeuristicKind::Pdb)
+            .unwrap_or(HeuristicKind::LinearConflict);
+        Solver::new(goal, algorithm, heuristic, limits)
+    }
+
     /// The heuristic searches use.
     pub fn heuristic(&self) -> HeuristicKind {
         self.heuristic

@@ -152,3 +152,52 @@ fn partitions_are_checked() {
     assert_eq!(p.patterns.len(), 2);
     assert_eq!(Partition::parse("6-6-3", shape).unwrap().patterns.len(), 3);
 }
+
+#[test]
+fn configured_solvers_choose_databases_by_one_rule() {
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal(shape);
+    let set = Some(five_five_five());
+    let make = |g: &Board, a, h, pdbs: Option<Arc<PdbSet>>| {
+        Solver::configured(g.clone(), a, h, pdbs, Limits::default())
+    };
+    // auto on 4x4 with no named heuristic: the databases
+    let s = make(&goal, Algorithm::Auto, None, set.clone()).unwrap();
+    assert_eq!(s.heuristic(), HeuristicKind::Pdb);
+    // Korf's goal maps onto the same databases
+    let korf = Board::goal_blank_first(shape);
+    assert!(
+        make(&korf, Algorithm::Auto, None, set.clone())
+            .unwrap()
+            .pdbs()
+            .is_some()
+    );
+    // a goal they do not fit: auto falls back, an explicit pdb heuristic is an error
+    let odd = Board::parse("1 2 3 4 5 x 6 7 8 9 10 11 12 13 14 15").unwrap();
+    let s = make(&odd, Algorithm::Auto, None, set.clone()).unwrap();
+    assert_eq!(s.heuristic(), HeuristicKind::LinearConflict);
+    assert!(
+        make(
+            &odd,
+            Algorithm::IdaStar,
+            Some(HeuristicKind::Pdb),
+            set.clone()
+        )
+        .is_err()
+    );
+    // a named heuristic wins over auto's default; no databases at hand means linear conflict
+    let s = make(&goal, Algorithm::Auto, Some(HeuristicKind::Manhattan), set).unwrap();
+    assert_eq!(s.heuristic(), HeuristicKind::Manhattan);
+    let s = make(&goal, Algorithm::Auto, None, None).unwrap();
+    assert_eq!(s.heuristic(), HeuristicKind::LinearConflict);
+    let e = make(&goal, Algorithm::IdaStar, Some(HeuristicKind::Pdb), None).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("pattern databases are available for 4x4")
+    );
+    assert!(!Solver::wants_pdbs(
+        Shape::new(3, 3).unwrap(),
+        Algorithm::Auto,
+        None
+    ));
+}
