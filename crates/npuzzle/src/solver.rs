@@ -11,6 +11,7 @@
 use crate::board::Board;
 use crate::heuristic::pdb_set::PdbSet;
 use crate::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
+use crate::search::move_pruning::MovePruner;
 use crate::search::{self, Limits, SearchError, Stats};
 use crate::solution::Solution;
 use crate::symmetry::Canonical;
@@ -379,7 +380,25 @@ impl Solver {
                 }),
             });
         }
+        let cells = self.goal.shape().cells();
         let found = match &self.heuristics {
+            Heuristics::Manhattan(h)
+                if algorithm == Algorithm::IdaStar && search::compact_fits(cells, None) =>
+            {
+                search::compact_idastar(board, &self.goal, h, None, MovePruner::standard(), limits)
+            }
+            Heuristics::LinearConflict(h)
+                if algorithm == Algorithm::IdaStar && search::compact_fits(cells, Some(h)) =>
+            {
+                search::compact_idastar(
+                    board,
+                    &self.goal,
+                    h.manhattan(),
+                    Some(h),
+                    MovePruner::standard(),
+                    limits,
+                )
+            }
             Heuristics::Manhattan(h) => self.run(algorithm, board, &self.goal, h.as_ref(), limits),
             Heuristics::LinearConflict(h) => {
                 self.run(algorithm, board, &self.goal, h.as_ref(), limits)

@@ -114,6 +114,29 @@ impl LinearConflict {
         }
     }
 
+    /// The Manhattan part.
+    pub(crate) fn manhattan(&self) -> &Manhattan {
+        &self.manhattan
+    }
+
+    /// The line tables `(rows, columns)` indexed by line key, when both exist (sides ≤ 6).
+    pub(crate) fn line_tables(&self) -> Option<(&[u8], &[u8])> {
+        (!self.row_table.is_empty() && !self.col_table.is_empty())
+            .then_some((&self.row_table[..], &self.col_table[..]))
+    }
+
+    /// What `tile` standing on `cell` adds to the key of that cell's row and of its column
+    /// (zero unless the line is the tile's goal line). Only meaningful with line tables.
+    pub(crate) fn key_parts(&self, tile: Tile, cell: usize) -> (u32, u32) {
+        let (w, h) = (self.shape.width(), self.shape.height());
+        let (r, c) = (self.cell_row[cell] as usize, self.cell_col[cell] as usize);
+        let t = tile as usize;
+        (
+            (self.row_digit[t * h + r] as usize * self.row_weight[c]) as u32,
+            (self.col_digit[t * w + c] as usize * self.col_weight[r]) as u32,
+        )
+    }
+
     /// The table key of row `r` (tables present).
     #[inline]
     fn row_key(&self, cells: &[Tile], r: usize) -> usize {

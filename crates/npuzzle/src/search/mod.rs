@@ -167,13 +167,16 @@ impl<'a> Budget<'a> {
 mod astar;
 mod bfs;
 mod bidirectional;
+mod compact_ida;
 mod idastar;
+pub mod move_pruning;
 mod pdb_ida;
 pub mod state;
 
 pub use astar::{astar, greedy};
 pub use bfs::bfs;
 pub use bidirectional::bidirectional;
+pub use compact_ida::{compact_idastar, fits as compact_fits};
 pub use idastar::idastar;
 pub use pdb_ida::pdb_idastar;
 

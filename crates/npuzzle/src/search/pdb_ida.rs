@@ -10,6 +10,7 @@
 //! subtrees in parallel. Any solution found within the iteration's bound is optimal, because
 //! every smaller bound was already exhausted; a shared flag stops the other subtrees.
 
+use super::move_pruning::{MovePruner, PRUNED, START};
 use super::state::NONE;
 use super::{Found, LimitExceeded, LimitKind, Limits, SearchError, Stats};
 use crate::board::{BLANK, Board, Move};
@@ -31,6 +32,7 @@ struct Context<'a> {
     /// Reflection: transposed cell and reflected tile name.
     mirror: Option<([u8; MAX_PDB_CELLS], [u8; MAX_PDB_CELLS])>,
     neighbours: [[u8; 4]; MAX_PDB_CELLS],
+    pruner: &'a MovePruner,
     limits: &'a Limits,
     start: Instant,
     /// Set when any thread finds a solution or hits a limit.
@@ -191,7 +193,7 @@ struct Worker<'c, 'a> {
 }
 
 impl Worker<'_, '_> {
-    fn dfs(&mut self, node: &mut Node, g: u32, bound: u32, back: usize) -> bool {
+    fn dfs(&mut self, node: &mut Node, g: u32, bound: u32, seq: u32) -> bool {
         let h = self.ctx.h(node);
         if g + h > bound {
             self.next_bound = self.next_bound.min(g + h);
@@ -206,13 +208,14 @@ impl Worker<'_, '_> {
         let blank = node.blank as usize;
         for mi in 0..4 {
             let to = self.ctx.neighbours[blank][mi];
-            if mi == back || to == NONE {
+            let next = self.ctx.pruner.step(seq, mi);
+            if to == NONE || next == PRUNED {
                 continue;
             }
             self.generated += 1;
             let saved = self.ctx.apply(node, to as usize);
             self.path.push(Move::from_index(mi));
-            if self.dfs(node, g + 1, bound, mi ^ 1) {
+            if self.dfs(node, g + 1, bound, next) {
                 return true;
             }
             self.path.pop();
@@ -230,7 +233,8 @@ impl Worker<'_, '_> {
 struct Item {
     node: Node,
     g: u32,
-    back: usize,
+    /// Move-pruning automaton state.
+    seq: u32,
     path: Vec<Move>,
 }
 
@@ -270,6 +274,7 @@ pub fn pdb_idastar(start: &Board, set: &PdbSet, limits: &Limits) -> Result<Found
         tile_slot,
         mirror,
         neighbours,
+        pruner: MovePruner::standard(),
         limits,
         start: Instant::now(),
         stop: AtomicBool::new(false),
@@ -286,7 +291,7 @@ pub fn pdb_idastar(start: &Board, set: &PdbSet, limits: &Limits) -> Result<Found
         let mut items = vec![Item {
             node: root,
             g: 0,
-            back: 4,
+            seq: START,
             path: Vec::new(),
         }];
         let mut generated = 0u64;
@@ -307,14 +312,15 @@ pub fn pdb_idastar(start: &Board, set: &PdbSet, limits: &Limits) -> Result<Found
                 let blank = it.node.blank as usize;
                 for mi in 0..4 {
                     let to = ctx.neighbours[blank][mi];
-                    if mi == it.back || to == NONE {
+                    let seq = ctx.pruner.step(it.seq, mi);
+                    if to == NONE || seq == PRUNED {
                         continue;
                     }
                     generated += 1;
                     let mut child = it.clone();
                     ctx.apply(&mut child.node, to as usize);
                     child.g += 1;
-                    child.back = mi ^ 1;
+                    child.seq = seq;
                     child.path.push(Move::from_index(mi));
                     next.push(child);
                 }
@@ -340,7 +346,7 @@ pub fn pdb_idastar(start: &Board, set: &PdbSet, limits: &Limits) -> Result<Found
                         generated: 0,
                     };
                     let mut node = it.node;
-                    let hit = w.dfs(&mut node, it.g, bound, it.back);
+                    let hit = w.dfs(&mut node, it.g, bound, it.seq);
                     if hit {
                         ctx.halt(None);
                     }
