@@ -11,6 +11,7 @@
 use super::pdb::{Entries, MAX_PATTERN_TILES, MAX_PDB_CELLS, PatternDb, PdbError};
 use crate::board::{Board, Shape, Tile};
 use crate::rank::permutations_count;
+use rayon::prelude::*;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -118,6 +119,28 @@ pub fn read_header(path: &Path, bytes: &[u8]) -> Result<PdbHeader, PdbError> {
     })
 }
 
+/// CRC-32 of `bytes`; large inputs are checksummed in chunks on all rayon threads (so both
+/// cores fault pages in and hash at once) and the chunk CRCs combined in order.
+fn checksum(bytes: &[u8]) -> u32 {
+    const CHUNK: usize = 4 << 20;
+    if bytes.len() <= 2 * CHUNK {
+        return crc32fast::hash(bytes);
+    }
+    let parts: Vec<crc32fast::Hasher> = bytes
+        .par_chunks(CHUNK)
+        .map(|c| {
+            let mut h = crc32fast::Hasher::new();
+            h.update(c);
+            h
+        })
+        .collect();
+    let mut total = crc32fast::Hasher::new();
+    for p in &parts {
+        total.combine(p);
+    }
+    total.finalize()
+}
+
 impl PatternDb {
     /// Writes the database to `path` (via a temporary file and a rename).
     pub fn save(&self, path: &Path) -> Result<(), PdbError> {
@@ -125,7 +148,7 @@ impl PatternDb {
             fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
         }
         let entries = self.entries();
-        let header = encode_header(self, crc32fast::hash(entries));
+        let header = encode_header(self, checksum(entries));
         let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
         let write = || -> std::io::Result<()> {
             let mut f = File::create(&tmp)?;
@@ -148,6 +171,9 @@ impl PatternDb {
         // written whole and renamed into place, never modified in place, so the contents
         // cannot change under the mapping while the process runs.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| io_err(path, e))?;
+        // Ask the kernel to read the whole file ahead now: the checksum pass below needs all
+        // of it, and from a cold page cache that read is most of the load time.
+        let _ = map.advise(memmap2::Advice::WillNeed);
         let header = read_header(path, &map)?;
         if let Some((goal, tiles)) = expect
             && (&header.goal != goal || header.tiles != tiles)
@@ -165,7 +191,7 @@ impl PatternDb {
                 ),
             ));
         }
-        if crc32fast::hash(body) != header.checksum {
+        if checksum(body) != header.checksum {
             return Err(corrupt(
                 path,
                 "entries checksum mismatch: the file is corrupted",
