@@ -303,7 +303,7 @@ fn search(
         instances.len()
     );
     let mut failed = false;
-    for alg in algorithms {
+    for alg in algorithms.iter().filter(|_| !instances.is_empty()) {
         for h in heuristics {
             let limits = Limits {
                 max_nodes: Some(max_nodes),
