@@ -13,7 +13,7 @@
 //! range in parallel. An entry is the first layer that reaches its rank. For boards up to 16
 //! cells; the 8-tile 4×4 database (518,918,400 ranks) needs about 3.6 GB while building.
 //!
-//! **Lookup.** The index is [`rank_partial`](crate::rank::rank_partial) of the pattern tiles'
+//! **Lookup.** The index is [`rank_partial`] of the pattern tiles'
 //! cells in pattern order; one byte per entry.
 
 use crate::board::{BLANK, Board, Shape, Tile};

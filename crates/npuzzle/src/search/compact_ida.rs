@@ -180,7 +180,7 @@ impl<const LINES: bool> Search<'_, LINES> {
     }
 }
 
-/// IDA* from `start` to `goal` (at most [`MAX_CELLS`] cells) with Manhattan distance `md`, or
+/// IDA* from `start` to `goal` (at most 16 cells) with Manhattan distance `md`, or
 /// with linear conflict when `lc` is given; both must have been built for `goal`. Moves are
 /// pruned by `pruner`: with [`MovePruner::parent_only`] this is node for node the same search
 /// as [`super::idastar`]; [`MovePruner::standard`] also skips redundant detours. Optimal.

@@ -2,6 +2,11 @@
 //! [`Limits`], failing with [`SearchError::Limit`] (still carrying the stats) instead of running
 //! out of memory or time, so the CLI, the web page and the comparison table report the same
 //! figures in the same way.
+//!
+//! `idastar` is the textbook IDA* over any [`crate::heuristic::Heuristic`]; `compact_idastar`
+//! (boards of up to 16 cells, Manhattan or linear conflict) and `pdb_idastar` (pattern
+//! databases) are the fast ones the solver uses, both with [`move_pruning`] to skip redundant
+//! move sequences.
 
 use crate::board::BoardError;
 use crate::solution::Solution;

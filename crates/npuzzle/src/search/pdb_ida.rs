@@ -3,7 +3,8 @@
 //! Per node the work is constant: the board is 16 bytes, each pattern keeps its tiles' cells
 //! in pattern order, and a move touches one tile, so exactly one database entry is re-read for
 //! the board and one for its diagonal reflection (the heuristic is the larger of the two sums).
-//! The move back to the parent is never generated. Nothing is allocated per node.
+//! Moves completing a redundant blank-move sequence (the move straight back, and the detours
+//! [`MovePruner`] has learned) are never generated. Nothing is allocated per node.
 //!
 //! **Both cores on one board**: each iteration first expands the tree breadth-first from the
 //! root (pruned by the bound) until the frontier holds enough subtrees, then searches the
