@@ -45,6 +45,16 @@ impl Manhattan {
         }
     }
 
+    /// Whether this is the heuristic toward `goal` (same shape, every tile's home the same).
+    pub fn is_for(&self, goal: &Board) -> bool {
+        goal.shape() == self.shape
+            && goal
+                .cells()
+                .iter()
+                .enumerate()
+                .all(|(cell, &t)| self.home[t as usize] == cell as u32)
+    }
+
     /// Distance of `tile` at `cell` from its goal cell.
     #[inline]
     pub fn distance(&self, tile: Tile, cell: usize) -> u32 {

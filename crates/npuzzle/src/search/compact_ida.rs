@@ -12,7 +12,7 @@
 
 use super::move_pruning::{MovePruner, PRUNED, START};
 use super::state::NONE;
-use super::{Budget, Found, LimitExceeded, LimitKind, Limits, SearchError, Stats};
+use super::{Budget, Found, LimitKind, Limits, SearchError, Stats};
 use crate::board::{Board, Move};
 use crate::heuristic::{Heuristic, LinearConflict, Manhattan};
 use crate::solution::Solution;
@@ -161,21 +161,13 @@ impl<const LINES: bool> Search<'_, LINES> {
             let found = self.dfs(blank, 0, h0, START);
             self.stats.peak_stored = self.stats.peak_stored.max(self.bound as u64 + 1);
             self.stats.elapsed = self.budget.elapsed();
-            if found {
-                self.reversed.reverse();
-                return Ok((Solution::new(self.reversed), self.stats));
-            }
-            if let Some(kind) = self.stop {
-                return Err(LimitExceeded {
-                    kind,
-                    stats: self.stats,
+            match super::next_iteration(found, self.stop, self.next_bound, self.stats)? {
+                Some(bound) => self.bound = bound,
+                None => {
+                    self.reversed.reverse();
+                    return Ok((Solution::new(self.reversed), self.stats));
                 }
-                .into());
             }
-            if self.next_bound == u32::MAX {
-                return Err(SearchError::Unsolvable);
-            }
-            self.bound = self.next_bound;
         }
     }
 }
@@ -192,6 +184,7 @@ pub fn compact_idastar(
     pruner: &MovePruner,
     limits: &Limits,
 ) -> Result<Found, SearchError> {
+    super::check_solvable(start, goal)?;
     let shape = start.shape();
     let n = shape.cells();
     if !fits(n, lc) {
@@ -199,7 +192,11 @@ pub fn compact_idastar(
             "the compact IDA* takes boards of at most {MAX_CELLS} cells with sides of at most {MAX_LINE} for linear conflict, not {shape}"
         )));
     }
-    super::check_solvable(start, goal)?;
+    if !md.is_for(goal) || lc.is_some_and(|lc| !lc.manhattan().is_for(goal)) {
+        return Err(SearchError::Unsupported(
+            "the heuristic was built for a different goal".into(),
+        ));
+    }
     let (row_extra, col_extra) = lc
         .and_then(LinearConflict::line_tables)
         .unwrap_or((&[], &[]));
@@ -372,6 +369,19 @@ mod tests {
                 &goal,
                 &md,
                 Some(&lc),
+                MovePruner::standard(),
+                &Limits::default()
+            ),
+            Err(SearchError::Unsupported(_))
+        ));
+        // A heuristic for another goal is refused, not trusted.
+        let other = Manhattan::new(&Board::goal(Shape::new(3, 3).unwrap()));
+        assert!(matches!(
+            compact_idastar(
+                &start,
+                &goal,
+                &other,
+                None,
                 MovePruner::standard(),
                 &Limits::default()
             ),

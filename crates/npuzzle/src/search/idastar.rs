@@ -6,7 +6,7 @@
 //! estimate is updated incrementally. Nothing is allocated per node.
 
 use super::state::NONE;
-use super::{Budget, Found, LimitExceeded, LimitKind, Limits, SearchError, Stats};
+use super::{Budget, Found, LimitKind, Limits, SearchError, Stats};
 use crate::board::{BLANK, Board, Move, Tile};
 use crate::heuristic::Heuristic;
 use crate::solution::Solution;
@@ -103,19 +103,9 @@ pub fn idastar<H: Heuristic + ?Sized>(
         let found = ida.dfs(start.blank(), 0, h0, 4);
         ida.stats.peak_stored = ida.stats.peak_stored.max(ida.bound as u64 + 1);
         ida.stats.elapsed = ida.budget.elapsed();
-        if found {
-            return Ok((Solution::new(ida.path), ida.stats));
+        match super::next_iteration(found, ida.stop, ida.next_bound, ida.stats)? {
+            Some(bound) => ida.bound = bound,
+            None => return Ok((Solution::new(ida.path), ida.stats)),
         }
-        if let Some(kind) = ida.stop {
-            return Err(LimitExceeded {
-                kind,
-                stats: ida.stats,
-            }
-            .into());
-        }
-        if ida.next_bound == u32::MAX {
-            return Err(SearchError::Unsolvable);
-        }
-        ida.bound = ida.next_bound;
     }
 }

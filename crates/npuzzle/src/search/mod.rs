@@ -169,6 +169,27 @@ impl<'a> Budget<'a> {
     }
 }
 
+/// The end of one IDA* iteration, shared by the IDA* variants: `Ok(None)` when the goal was
+/// found, `Ok(Some(bound))` to search again under the next bound, or the error that ends the
+/// search (a limit, carrying `stats`; or nothing left above the bound: the goal is unreachable).
+pub(crate) fn next_iteration(
+    found: bool,
+    stop: Option<LimitKind>,
+    next_bound: u32,
+    stats: Stats,
+) -> Result<Option<u32>, SearchError> {
+    if found {
+        return Ok(None);
+    }
+    if let Some(kind) = stop {
+        return Err(LimitExceeded { kind, stats }.into());
+    }
+    if next_bound == u32::MAX {
+        return Err(SearchError::Unsolvable);
+    }
+    Ok(Some(next_bound))
+}
+
 mod astar;
 mod bfs;
 mod bidirectional;

@@ -13,7 +13,7 @@
 
 use super::move_pruning::{MovePruner, PRUNED, START};
 use super::state::NONE;
-use super::{Found, LimitExceeded, LimitKind, Limits, SearchError, Stats};
+use super::{Found, LimitKind, Limits, SearchError, Stats};
 use crate::board::{BLANK, Board, Move};
 use crate::heuristic::pdb::{MAX_PATTERN_TILES, MAX_PDB_CELLS};
 use crate::heuristic::pdb_set::{MAX_PATTERNS, PdbSet};
@@ -366,26 +366,23 @@ pub fn pdb_idastar(start: &Board, set: &PdbSet, limits: &Limits) -> Result<Found
         stats.generated += generated;
         stats.peak_stored = stats.peak_stored.max(bound as u64 + items.len() as u64);
         stats.elapsed = ctx.start.elapsed();
-        let total_expanded = stats.expanded + ctx.expanded.load(Ordering::Relaxed);
-        if let Some(path) = found {
-            stats.expanded = total_expanded;
-            return Ok((Solution::new(path), stats));
-        }
-        let kind = ctx.stop_kind.load(Ordering::Relaxed);
-        if kind != 0 {
-            stats.expanded = total_expanded;
-            let kind = [
-                LimitKind::Nodes,
-                LimitKind::Time,
-                LimitKind::Memory,
-                LimitKind::Cancelled,
-            ][(kind - 1) as usize];
-            return Err(LimitExceeded { kind, stats }.into());
-        }
+        let mut report = stats;
+        report.expanded = stats.expanded + ctx.expanded.load(Ordering::Relaxed);
+        let stop = match ctx.stop_kind.load(Ordering::Relaxed) {
+            0 => None,
+            k => Some(
+                [
+                    LimitKind::Nodes,
+                    LimitKind::Time,
+                    LimitKind::Memory,
+                    LimitKind::Cancelled,
+                ][(k - 1) as usize],
+            ),
+        };
         let nb = next_bound.load(Ordering::Relaxed);
-        if nb == u32::MAX {
-            return Err(SearchError::Unsolvable);
+        match super::next_iteration(found.is_some(), stop, nb, report)? {
+            Some(next) => bound = next,
+            None => return Ok((Solution::new(found.unwrap_or_default()), report)),
         }
-        bound = nb;
     }
 }
