@@ -24,6 +24,8 @@ pub struct LinearConflict {
     /// tile that belongs to the line, 0 otherwise), so a line costs a few lookups.
     row_table: Vec<u8>,
     col_table: Vec<u8>,
+    /// `row_table` followed by `col_table` (empty unless both exist), for [`Self::line_tables`].
+    joined_lines: Vec<u8>,
     /// `row_digit[tile * height + r]`, `col_digit[tile * width + c]`: a tile's key digit.
     row_digit: Vec<u8>,
     col_digit: Vec<u8>,
@@ -98,13 +100,21 @@ impl LinearConflict {
                 col_digit[t * w + gc] = gr as u8 + 1;
             }
         }
+        let row_table = if tabled { line_table(w) } else { Vec::new() };
+        let col_table = if tabled { line_table(h) } else { Vec::new() };
+        let joined_lines = if tabled {
+            [&row_table[..], &col_table[..]].concat()
+        } else {
+            Vec::new()
+        };
         LinearConflict {
             shape,
             manhattan: Manhattan::new(goal),
             goal_row,
             goal_col,
-            row_table: if tabled { line_table(w) } else { Vec::new() },
-            col_table: if tabled { line_table(h) } else { Vec::new() },
+            row_table,
+            col_table,
+            joined_lines,
             row_digit,
             col_digit,
             row_weight: (0..w).map(|c| (w + 1).pow(c as u32)).collect(),
@@ -119,10 +129,12 @@ impl LinearConflict {
         &self.manhattan
     }
 
-    /// The line tables `(rows, columns)` indexed by line key, when both exist (sides ≤ 6).
-    pub(crate) fn line_tables(&self) -> Option<(&[u8], &[u8])> {
-        (!self.row_table.is_empty() && !self.col_table.is_empty())
-            .then_some((&self.row_table[..], &self.col_table[..]))
+    /// Both line tables in one slice (rows, then columns) and where the column table starts,
+    /// when both exist (sides ≤ 6): a search keeping column keys offset by that amount reads
+    /// either kind of line with one index.
+    pub(crate) fn line_tables(&self) -> Option<(&[u8], u32)> {
+        (!self.joined_lines.is_empty())
+            .then_some((&self.joined_lines[..], self.row_table.len() as u32))
     }
 
     /// What `tile` standing on `cell` adds to the key of that cell's row and of its column

@@ -11,7 +11,6 @@
 //! written only once, on the way back from the goal.
 
 use super::move_pruning::{MovePruner, PRUNED, START};
-use super::state::NONE;
 use super::{Budget, Found, LimitKind, Limits, SearchError, Stats};
 use crate::board::{Board, Move};
 use crate::heuristic::{Heuristic, LinearConflict, Manhattan};
@@ -56,11 +55,10 @@ struct Tables<'a> {
     part: [[[u32; MAX_CELLS]; MAX_CELLS]; 2],
     /// Extra moves per line key: the row table, then the column table (column keys carry the
     /// row table's length as an offset).
-    extra: Vec<u8>,
+    extra: &'a [u8],
     /// The blank's possible slides from each cell.
     steps: [[Step; 4]; MAX_CELLS],
     step_count: [u8; MAX_CELLS],
-    _lines: std::marker::PhantomData<&'a [u8]>,
 }
 
 struct Search<'a, const LINES: bool> {
@@ -110,7 +108,7 @@ impl<const LINES: bool> Search<'_, LINES> {
                 let (old_leave, old_enter) = (self.keys[leave], self.keys[enter]);
                 key_leave = old_leave - part[to];
                 key_enter = old_enter + part[blank];
-                let ex = &self.t.extra;
+                let ex = self.t.extra;
                 nh += ex[key_leave as usize] as i32 + ex[key_enter as usize] as i32
                     - ex[old_leave as usize] as i32
                     - ex[old_enter as usize] as i32;
@@ -197,17 +195,13 @@ pub fn compact_idastar(
             "the heuristic was built for a different goal".into(),
         ));
     }
-    let (row_extra, col_extra) = lc
-        .and_then(LinearConflict::line_tables)
-        .unwrap_or((&[], &[]));
-    let col_offset = row_extra.len() as u32;
+    let (extra, col_offset) = lc.and_then(LinearConflict::line_tables).unwrap_or((&[], 0));
     let mut t = Tables {
         md: [[0; MAX_CELLS]; MAX_CELLS],
         part: [[[0; MAX_CELLS]; MAX_CELLS]; 2],
-        extra: [row_extra, col_extra].concat(),
+        extra,
         steps: [[Step::default(); 4]; MAX_CELLS],
         step_count: [0; MAX_CELLS],
-        _lines: std::marker::PhantomData,
     };
     let row_key = |cell: usize| shape.row(cell) as u8;
     let col_key = |cell: usize| (KEY_COLS + shape.column(cell)) as u8;
@@ -263,7 +257,6 @@ pub fn compact_idastar(
         Some(lc) => lc.estimate(start.cells()),
         None => md.estimate(start.cells()),
     };
-    debug_assert!(NONE as usize >= MAX_CELLS);
     macro_rules! search {
         ($lines:expr) => {
             Search::<$lines> {

@@ -104,8 +104,11 @@ impl Walk {
 }
 
 impl MovePruner {
-    /// Learns every redundant string of at most `longest` moves and builds the automaton.
+    /// Learns every redundant string of at most `longest` moves (capped at
+    /// [`MAX_LEARNED_LENGTH`]: the work grows about 12-fold per two moves) and builds the
+    /// automaton.
     pub fn learn(longest: usize) -> MovePruner {
+        let longest = longest.min(MAX_LEARNED_LENGTH);
         let redundant = learn_strings(longest);
         MovePruner {
             next: automaton(&redundant),
@@ -158,6 +161,10 @@ impl MovePruner {
         self.next.len()
     }
 }
+
+/// Longest strings [`MovePruner::learn`] considers (14 moves take about 40 s and 85k automaton
+/// states; more would take minutes and gigabytes).
+pub const MAX_LEARNED_LENGTH: usize = 14;
 
 /// Longest redundant string [`MovePruner::standard`] knows.
 pub const STANDARD_LENGTH: usize = 12;
