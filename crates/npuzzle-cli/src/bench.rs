@@ -13,7 +13,7 @@ use clap::{Args, Subcommand};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{JudgeReader, ReaderOptions};
 use npuzzle::search::Limits;
-use npuzzle::{Algorithm, Board, Outcome, Shape, Solution, Solver};
+use npuzzle::{Algorithm, Board, Outcome, Shape, Solution, Solver, SolverBuilder};
 use std::io::Cursor;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -61,6 +61,27 @@ pub enum Which {
         /// Only the first N instances.
         #[arg(long, default_value_t = 100)]
         first: usize,
+    },
+    /// Korf and Felner's 50 24-puzzles solved optimally with IDA* over pattern databases
+    /// (6-6-6-6 with the reflected lookup by default; built once, minutes), one instance at a
+    /// time on all cores; every length is checked against the published optimum (exit 1 on a
+    /// mismatch). An instance that reaches --budget is reported, not failed.
+    Korf24 {
+        /// Instance numbers, 1-based (e.g. 1,5,40).
+        #[arg(long, value_delimiter = ',', default_value = "1,5,40")]
+        instances: Vec<usize>,
+        /// Most seconds per instance.
+        #[arg(long, value_name = "SECONDS")]
+        budget: Option<f64>,
+        /// Partition (default: the strongest cached, else 6-6-6-6 built now).
+        #[arg(long)]
+        partition: Option<String>,
+        /// Directory of cached pattern databases.
+        #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
+        pdb_dir: Option<std::path::PathBuf>,
+        /// Use the blank-last form of the instances (default: Korf's blank-first form).
+        #[arg(long)]
+        blank_last: bool,
     },
     /// The web API under load: N solve requests for random 3×3 boards from C concurrent
     /// connections on loopback (throughput, p50/p99 latency, errors), then again while a
@@ -120,80 +141,164 @@ pub enum Split {
     Serial,
 }
 
-fn korf100(
-    partition: Option<String>,
-    pdb_dir: Option<std::path::PathBuf>,
-    blank_last: bool,
-    split: Split,
-    first: usize,
-) -> Result<ExitCode> {
+/// Which of Korf's instance sets a `bench korf…` run uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum KorfSet {
+    /// The 100 15-puzzles (Korf 1985).
+    Fifteen,
+    /// The 50 24-puzzles (Korf and Felner 2002).
+    TwentyFour,
+}
+
+/// What a `bench korf…` run does.
+pub struct KorfRun {
+    /// The instance set.
+    pub set: KorfSet,
+    /// Partition (default: the strongest cached, else the shape's default built now).
+    pub partition: Option<String>,
+    /// Directory of cached pattern databases.
+    pub pdb_dir: Option<std::path::PathBuf>,
+    /// Blank-last form of the instances.
+    pub blank_last: bool,
+    /// How to use the cores.
+    pub split: Split,
+    /// Instance numbers (1-based), in order.
+    pub instances: Vec<usize>,
+    /// Time limit per instance.
+    pub budget: Option<f64>,
+}
+
+/// One instance's result: number, found length (`None` at the budget), optimum, expanded, s.
+type KorfLine = (usize, Option<usize>, usize, u64, f64);
+
+fn korf(run: KorfRun) -> Result<ExitCode> {
     use rayon::prelude::*;
     let started = Instant::now();
-    let shape = Shape::new(4, 4)?;
-    let goal = if blank_last {
+    let shape = match run.set {
+        KorfSet::Fifteen => Shape::new(4, 4)?,
+        KorfSet::TwentyFour => Shape::new(5, 5)?,
+    };
+    let goal = if run.blank_last {
         Board::goal(shape)
     } else {
         Board::goal_blank_first(shape)
     };
     let options = crate::pdb::PdbOptions {
-        pdb: partition,
-        pdb_dir,
+        pdb: run.partition,
+        pdb_dir: run.pdb_dir,
     };
-    let set = crate::pdb::for_auto(&goal, &options)?;
+    let set = crate::pdb::set_for(&goal, &options)?;
     let loaded = started.elapsed();
-    let solver = Solver::with_pdbs(
-        goal.clone(),
-        Algorithm::IdaStar,
-        set.clone(),
-        Limits::default(),
-    )?;
-    let mut instances = korf100_instances(blank_last)?;
-    instances.truncate(first);
-    let solve = |(no, b, want): &(usize, Board, usize)| -> Result<(usize, usize, usize, u64, f64)> {
-        let Outcome::Solved(a) = solver.solve(b)? else {
-            bail!("#{no} reported unsolvable");
-        };
-        a.solution.verify(b, &goal)?;
-        Ok((
-            *no,
-            a.solution.len(),
-            *want,
-            a.stats.expanded,
-            a.stats.elapsed.as_secs_f64(),
-        ))
+    let max_time = match run.budget {
+        Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
+        Some(s) => bail!("--budget must be a positive number of seconds, got {s}"),
+        None => None,
+    };
+    let limits = Limits {
+        max_time,
+        progress: crate::progress::search_progress(),
+        ..Limits::default()
+    };
+    let solver = SolverBuilder::new(goal.clone())
+        .algorithm(Algorithm::IdaStar)
+        .heuristic(Some(HeuristicKind::Pdb))
+        .pdb_set(set.clone())
+        .limits(limits)
+        .build()?;
+    let all = korf_instances(run.set, run.blank_last)?;
+    let mut instances = Vec::with_capacity(run.instances.len());
+    for &no in &run.instances {
+        match all.get(no.wrapping_sub(1)) {
+            Some(i) => instances.push(i.clone()),
+            None => bail!("there is no instance {no} (1..={})", all.len()),
+        }
+    }
+    let solve = |(no, b, want): &(usize, Board, usize)| -> Result<KorfLine> {
+        match solver.solve(b) {
+            Ok(Outcome::Solved(a)) => {
+                a.solution.verify(b, &goal)?;
+                Ok((
+                    *no,
+                    Some(a.solution.len()),
+                    *want,
+                    a.stats.expanded,
+                    a.stats.elapsed.as_secs_f64(),
+                ))
+            }
+            Ok(Outcome::Unsolvable) => bail!("#{no} reported unsolvable"),
+            Err(e) => match e.limit_stats() {
+                Some(stats) => Ok((
+                    *no,
+                    None,
+                    *want,
+                    stats.expanded,
+                    stats.elapsed.as_secs_f64(),
+                )),
+                None => Err(e.into()),
+            },
+        }
     };
     let search_started = Instant::now();
-    let results: Vec<Result<_>> = match split {
-        Split::Boards => instances.par_iter().map(solve).collect(),
-        Split::Tree => instances.iter().map(solve).collect(),
+    let print = |(no, len, want, expanded, secs): &KorfLine| {
+        let (found, flag) = match len {
+            Some(l) if l == want => (l.to_string(), ""),
+            Some(l) => (l.to_string(), "  MISMATCH"),
+            None => ("-".to_string(), "  budget reached"),
+        };
+        println!(
+            "{no:>3}  {found:>6}  {want:>7}  {expanded:>14}  {:>10.3} s  {:>6.1} M/s{flag}",
+            secs,
+            *expanded as f64 / secs.max(1e-9) / 1e6
+        );
+    };
+    println!("  #  length  optimum        expanded          time    rate");
+    let results: Vec<KorfLine> = match run.split {
+        Split::Boards => {
+            let r: Result<Vec<_>> = instances.par_iter().map(solve).collect();
+            let r = r?;
+            r.iter().for_each(print);
+            r
+        }
+        Split::Tree => {
+            let mut r = Vec::new();
+            for i in &instances {
+                let line = solve(i)?;
+                print(&line);
+                r.push(line);
+            }
+            r
+        }
         Split::Serial => {
             let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
-            pool.install(|| instances.iter().map(solve).collect())
+            let r: Result<Vec<_>> = pool.install(|| instances.iter().map(solve).collect());
+            let r = r?;
+            r.iter().for_each(print);
+            r
         }
     };
     let searched = search_started.elapsed();
-    let mut mismatches = 0;
-    let (mut nodes, mut cpu) = (0u64, 0f64);
-    println!("  #  length  optimum  expanded      time");
-    for r in results {
-        let (no, len, want, expanded, secs) = r?;
-        let flag = if len == want { "" } else { "  MISMATCH" };
-        mismatches += (len != want) as usize;
-        nodes += expanded;
-        cpu += secs;
-        println!(
-            "{no:>3}  {len:>6}  {want:>7}  {expanded:>8}  {:>8.1} ms{flag}",
-            secs * 1e3
-        );
-    }
+    let mismatches = results
+        .iter()
+        .filter(|(_, l, w, ..)| l.is_some_and(|l| l != *w))
+        .count();
+    let optimal = results
+        .iter()
+        .filter(|(_, l, w, ..)| *l == Some(*w))
+        .count();
+    let nodes: u64 = results.iter().map(|r| r.3).sum();
+    let cpu: f64 = results.iter().map(|r| r.4).sum();
     let names: Vec<String> = set
         .databases()
         .iter()
         .map(|d| format!("{:?}", d.tiles()))
         .collect();
     println!(
-        "korf100 ({} goal, {} databases {}, reflection {}): {} instances, {} optimal, {nodes} states expanded ({:.0} per instance)",
-        if blank_last {
+        "{} ({} goal, {} databases {}, reflection {}): {} instances, {optimal} optimal, {} at the budget, {nodes} states expanded ({:.0} per instance)",
+        match run.set {
+            KorfSet::Fifteen => "korf100",
+            KorfSet::TwentyFour => "korf24",
+        },
+        if run.blank_last {
             "blank-last"
         } else {
             "blank-first"
@@ -206,14 +311,15 @@ fn korf100(
             "off"
         },
         instances.len(),
-        instances.len() - mismatches,
+        instances.len() - optimal - mismatches,
         nodes as f64 / instances.len().max(1) as f64
     );
     println!(
-        "  wall: {:.3} s total = {:.3} s loading databases + {:.3} s searching ({split:?} on {} threads); search time summed over instances {:.3} s",
+        "  wall: {:.3} s total = {:.3} s loading databases + {:.3} s searching ({:?} on {} threads); search time summed over instances {:.3} s",
         started.elapsed().as_secs_f64(),
         loaded.as_secs_f64(),
         searched.as_secs_f64(),
+        run.split,
         rayon::current_num_threads(),
         cpu
     );
@@ -227,13 +333,34 @@ fn korf100(
 /// Korf's 100 instances with their published optimal lengths, in Korf's own form (blank
 /// first) or in the blank-last form (same optimal lengths).
 pub fn korf100_instances(blank_last: bool) -> Result<Vec<(usize, Board, usize)>> {
-    let boards = if blank_last {
-        include_str!("../data/korf100_blank_last.txt")
-    } else {
-        include_str!("../data/korf100.txt")
+    korf_instances(KorfSet::Fifteen, blank_last)
+}
+
+/// One of Korf's instance sets with the published optimal lengths, in Korf's own form (blank
+/// first) or in the blank-last form (same optimal lengths).
+pub fn korf_instances(set: KorfSet, blank_last: bool) -> Result<Vec<(usize, Board, usize)>> {
+    let (shape, boards, lengths) = match (set, blank_last) {
+        (KorfSet::Fifteen, true) => (
+            Shape::new(4, 4)?,
+            include_str!("../data/korf100_blank_last.txt"),
+            include_str!("../data/korf100_opt.txt"),
+        ),
+        (KorfSet::Fifteen, false) => (
+            Shape::new(4, 4)?,
+            include_str!("../data/korf100.txt"),
+            include_str!("../data/korf100_opt.txt"),
+        ),
+        (KorfSet::TwentyFour, true) => (
+            Shape::new(5, 5)?,
+            include_str!("../data/korf24_50_blank_last.txt"),
+            include_str!("../data/korf24_50_opt.txt"),
+        ),
+        (KorfSet::TwentyFour, false) => (
+            Shape::new(5, 5)?,
+            include_str!("../data/korf24_50.txt"),
+            include_str!("../data/korf24_50_opt.txt"),
+        ),
     };
-    let lengths = include_str!("../data/korf100_opt.txt");
-    let shape = Shape::new(4, 4)?;
     boards
         .lines()
         .zip(lengths.lines())
@@ -442,7 +569,30 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             blank_last,
             split,
             first,
-        } => korf100(partition, pdb_dir, blank_last, split, first),
+        } => korf(KorfRun {
+            set: KorfSet::Fifteen,
+            partition,
+            pdb_dir,
+            blank_last,
+            split,
+            instances: (1..=first.min(100)).collect(),
+            budget: None,
+        }),
+        Which::Korf24 {
+            instances,
+            budget,
+            partition,
+            pdb_dir,
+            blank_last,
+        } => korf(KorfRun {
+            set: KorfSet::TwentyFour,
+            partition,
+            pdb_dir,
+            blank_last,
+            split: Split::Tree,
+            instances,
+            budget,
+        }),
         Which::Serve {
             requests,
             connections,

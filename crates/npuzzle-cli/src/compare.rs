@@ -9,7 +9,7 @@ use clap::Args;
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::random::random_solvable;
 use npuzzle::table::Table;
-use npuzzle::{Algorithm, Board, Outcome, Shape, Solver};
+use npuzzle::{Algorithm, Board, Outcome, Shape, Solver, SolverBuilder};
 use plotters::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -52,6 +52,8 @@ pub struct CompareArgs {
     pub board: BoardOptions,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub pdb: crate::pdb::PdbOptions,
 }
 
 /// Depths of the built-in 3×3 set.
@@ -106,6 +108,7 @@ fn run_row(
     algorithm: Algorithm,
     heuristic: Option<HeuristicKind>,
     limits: &npuzzle::search::Limits,
+    pdb: &crate::pdb::PdbOptions,
 ) -> Row {
     let label = match heuristic {
         Some(h) => format!("{}+{}", algorithm.name(), h.name()),
@@ -126,11 +129,14 @@ fn run_row(
     for (b, best) in boards.iter().zip(reference) {
         let shape = b.shape();
         if !solvers.iter().any(|(s, _)| *s == shape) {
-            let h = heuristic.unwrap_or(HeuristicKind::Manhattan);
-            solvers.push((
-                shape,
-                Solver::new(goal_of(shape), algorithm, h, limits.clone()),
-            ));
+            // The same rule as `solve`: databases where they apply (4×4 `auto`, `pdb`).
+            let solver = SolverBuilder::new(goal_of(shape))
+                .algorithm(algorithm)
+                .heuristic(heuristic)
+                .limits(limits.clone())
+                .pdb_source(pdb.source(true))
+                .build();
+            solvers.push((shape, solver));
         }
         let Some((_, Ok(solver))) = solvers.iter().find(|(s, _)| *s == shape) else {
             row.failed += 1;
@@ -344,11 +350,21 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         let alg = a.algorithm();
         if alg.uses_heuristic() {
             for h in &args.heuristics {
-                let row = run_row(&boards, &goal_of, &reference, alg, Some(h.kind()), &limits);
+                let row = run_row(
+                    &boards,
+                    &goal_of,
+                    &reference,
+                    alg,
+                    Some(h.kind()),
+                    &limits,
+                    &args.pdb,
+                );
                 rows.push(row);
             }
         } else {
-            rows.push(run_row(&boards, &goal_of, &reference, alg, None, &limits));
+            rows.push(run_row(
+                &boards, &goal_of, &reference, alg, None, &limits, &args.pdb,
+            ));
         }
     }
     let depths: Vec<usize> = reference.iter().flatten().copied().collect();

@@ -8,6 +8,7 @@ mod load;
 mod output;
 mod parity;
 mod pdb;
+mod progress;
 mod scramble;
 mod serve;
 mod solve;

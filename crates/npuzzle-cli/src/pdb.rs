@@ -4,9 +4,10 @@
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use npuzzle::PdbSource;
 use npuzzle::heuristic::pdb::PatternDb;
 use npuzzle::heuristic::pdb_file::{HEADER_LEN, PdbCache, read_header};
-use npuzzle::heuristic::pdb_set::{PRESETS, Partition, PdbEvent, PdbSet};
+use npuzzle::heuristic::pdb_set::{Partition, PdbEvent, PdbSet};
 use npuzzle::symmetry::Canonical;
 use npuzzle::{Board, Shape};
 use std::io::IsTerminal;
@@ -18,8 +19,9 @@ use std::time::Instant;
 /// Pattern-database options shared by `solve`, `check`, `bench` and `pdb`.
 #[derive(Args, Clone, Debug, Default)]
 pub struct PdbOptions {
-    /// Pattern-database partition for 4×4 boards: 7-8, 6-6-3, 5-5-5 or tile lists such as
-    /// 1,2,3,4,5,6,7,8/9,10,11,12,13,14,15 (default for auto: the strongest cached, else 6-6-3).
+    /// Pattern-database partition: 7-8, 6-6-3, 5-5-5 (4×4), 6-6-6-6 (5×5), blocks-K (any board
+    /// of 16 to 32 cells) or tile lists such as 1,2,3,4,5,6,7,8/9,10,11,12,13,14,15 (default
+    /// for auto: the strongest cached, else 6-6-3 on 4×4, 6-6-6-6 on 5×5, blocks elsewhere).
     #[arg(long, value_name = "PARTITION")]
     pub pdb: Option<String>,
     /// Directory of cached pattern databases.
@@ -40,12 +42,7 @@ impl PdbOptions {
     }
 }
 
-/// Whether boards of this shape are solved with pattern databases by default.
-pub fn shape_uses_pdbs(shape: Shape) -> bool {
-    shape == Shape::new(4, 4).unwrap_or(shape) && shape.cells() == 16
-}
-
-fn progress_bar(label: String) -> ProgressBar {
+fn progress_bar() -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
@@ -54,81 +51,67 @@ fn progress_bar(label: String) -> ProgressBar {
         ProgressStyle::with_template("{msg} [{elapsed_precise}] {wide_bar} {percent}% ETA {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.set_message(label);
     bar
 }
 
-/// Loads (or builds and caches) the databases of `partition` for `goal`'s canonical form,
-/// reporting on stderr what it does.
-pub fn load_set(goal: &Board, partition: Partition, cache: &PdbCache) -> Result<Arc<PdbSet>> {
-    let canonical = Canonical::of(goal).goal;
-    let bar = progress_bar(format!("building {} databases", partition.name));
-    let progress = |layer: u32, _states: u64, filled: u64, total: u64| {
-        bar.set_length(total);
-        bar.set_position(filled);
-        bar.set_message(format!("pattern database layer {layer}"));
-    };
-    let mut events = |e: PdbEvent| match e {
-        PdbEvent::Loaded(_) => {}
-        PdbEvent::Building(tiles) => {
-            eprintln!(
-                "npuzzle: building the pattern database for tiles {tiles:?} (cached in {})",
-                cache.dir().display()
-            );
-        }
-        PdbEvent::Rebuilding(path, why) => {
-            eprintln!(
-                "npuzzle: {} is damaged ({why}); rebuilding it",
-                path.display()
-            );
-        }
-        PdbEvent::Built(tiles, secs) => {
-            bar.finish_and_clear();
-            eprintln!("npuzzle: built tiles {tiles:?} in {secs:.1} s");
-        }
-    };
-    let set = PdbSet::load_or_build(&canonical, partition, Some(cache), &progress, &mut events)
-        .context("pattern databases")?;
-    bar.finish_and_clear();
-    Ok(Arc::new(set))
-}
-
-/// Whether every database of `partition` for `goal` is in the cache (not checked further).
-fn cached(goal: &Board, partition: &Partition, cache: &PdbCache) -> bool {
-    partition
-        .patterns
-        .iter()
-        .all(|p| cache.path_for(goal, p).exists())
-}
-
-/// The databases `auto` uses for a 4×4 goal: the partition asked for, else the strongest
-/// preset already cached, else 6-6-3 built now (seconds).
-pub fn for_auto(goal: &Board, options: &PdbOptions) -> Result<Arc<PdbSet>> {
-    let cache = options.cache();
-    let shape = goal.shape();
-    let canonical = Canonical::of(goal).goal;
-    if let Some(spec) = &options.pdb {
-        return load_set(goal, Partition::parse(spec, shape)?, &cache);
-    }
-    for name in PRESETS {
-        let Some(p) = Partition::preset(name, shape) else {
-            continue;
-        };
-        if cached(&canonical, &p, &cache) {
-            if name != PRESETS[0] {
+impl PdbOptions {
+    /// The library's database source for these options: it reports on stderr what it loads
+    /// and builds, with a progress bar on a terminal. `build` allows building what is not
+    /// cached.
+    pub fn source(&self, build: bool) -> PdbSource {
+        let cache = self.cache();
+        let dir = cache.dir().display().to_string();
+        let bar = progress_bar();
+        let events = move |e: &PdbEvent| match e {
+            PdbEvent::Loaded(_) => {}
+            PdbEvent::Building(tiles) => {
+                bar.reset();
                 eprintln!(
-                    "npuzzle: using the {name} pattern databases; `npuzzle pdb build --partition 7-8` builds stronger ones (several minutes, 580 MB)"
+                    "npuzzle: building the pattern database for tiles {tiles:?} (cached in {dir})"
                 );
             }
-            return load_set(goal, p, &cache);
+            PdbEvent::Rebuilding(path, why) => {
+                eprintln!(
+                    "npuzzle: {} is damaged ({why}); rebuilding it",
+                    path.display()
+                );
+            }
+            PdbEvent::Built(tiles, secs) => {
+                bar.finish_and_clear();
+                eprintln!("npuzzle: built tiles {tiles:?} in {secs:.1} s");
+            }
+            PdbEvent::Layer {
+                layer,
+                filled,
+                total,
+            } => {
+                bar.set_length(*total);
+                bar.set_position(*filled);
+                bar.set_message(format!("pattern database layer {layer}"));
+            }
+            PdbEvent::Weaker { using, stronger } => eprintln!(
+                "npuzzle: using the {using} pattern databases; `npuzzle pdb build --partition {stronger}` builds stronger ones (minutes, once)"
+            ),
+            PdbEvent::Unavailable(why) => {
+                eprintln!("npuzzle: no pattern databases ({why}); solving without them")
+            }
+        };
+        PdbSource {
+            cache: Some(cache),
+            partition: self.pdb.clone(),
+            build,
+            events: Some(Arc::new(events)),
         }
     }
-    let p = Partition::preset("6-6-3", shape).context("no preset for this size")?;
-    let set = load_set(goal, p, &cache)?;
-    eprintln!(
-        "npuzzle: built the 6-6-3 pattern databases; `npuzzle pdb build --partition 7-8` builds stronger ones (several minutes, 580 MB)"
-    );
-    Ok(set)
+}
+
+/// The databases `auto` uses for `goal` (see [`npuzzle::builder`]), built when not cached.
+pub fn set_for(goal: &Board, options: &PdbOptions) -> Result<Arc<PdbSet>> {
+    options
+        .source(true)
+        .provide(goal)
+        .context("pattern databases")?
+        .with_context(|| format!("no pattern databases for {} boards", goal.shape()))
 }
 
 /// The first bytes of a file, enough for its header.
@@ -156,9 +139,13 @@ pub struct PdbArgs {
 pub enum PdbAction {
     /// Build (or rebuild) and cache the databases of a partition.
     Build {
-        /// Partition: 7-8, 6-6-3, 5-5-5 or tile lists separated by `/`.
-        #[arg(long, default_value = "6-6-3")]
-        partition: String,
+        /// Partition: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 (5x5), blocks-K (any board) or tile
+        /// lists separated by `/` (default: the board's default, 6-6-3 on 4x4).
+        #[arg(long)]
+        partition: Option<String>,
+        /// Board size WxH (default 4x4, or the size of --goal).
+        #[arg(long, value_name = "WxH")]
+        size: Option<Shape>,
         /// Goal board (default: tiles in order, blank last).
         #[arg(long)]
         goal: Option<String>,
@@ -183,30 +170,50 @@ pub enum PdbAction {
     },
 }
 
+fn cache_of(dir: &Option<PathBuf>) -> PdbCache {
+    PdbOptions {
+        pdb: None,
+        pdb_dir: dir.clone(),
+    }
+    .cache()
+}
+
 /// Runs `npuzzle pdb`.
 pub fn run(args: PdbArgs) -> Result<ExitCode> {
     let verify = matches!(args.action, PdbAction::Verify { .. });
     match args.action {
         PdbAction::Build {
             partition,
+            size,
             goal,
             force,
             pdb_dir,
         } => {
-            let cache = PdbOptions { pdb: None, pdb_dir }.cache();
             let goal = match goal {
-                Some(g) => Board::parse(&g).map_err(|e| anyhow::anyhow!("--goal: {}", e.kind))?,
-                None => Board::goal(Shape::new(4, 4)?),
+                Some(g) => Board::parse_with_shape(&g, size)
+                    .map_err(|e| anyhow::anyhow!("--goal: {}", e.kind))?,
+                None => Board::goal(size.map_or_else(|| Shape::new(4, 4), Ok)?),
             };
             let canonical = Canonical::of(&goal).goal;
-            let p = Partition::parse(&partition, goal.shape())?;
+            let p = match &partition {
+                Some(spec) => Partition::parse(spec, goal.shape())?,
+                None => Partition::default_for(goal.shape())
+                    .with_context(|| format!("no pattern databases for {} boards", goal.shape()))?,
+            };
             if force {
                 for pattern in &p.patterns {
-                    let _ = std::fs::remove_file(cache.path_for(&canonical, pattern));
+                    let _ = std::fs::remove_file(cache_of(&pdb_dir).path_for(&canonical, pattern));
                 }
             }
+            let options = PdbOptions {
+                pdb: Some(p.name.clone())
+                    .filter(|_| partition.is_none())
+                    .or(partition),
+                pdb_dir,
+            };
+            let cache = options.cache();
             let started = Instant::now();
-            let set = load_set(&goal, p, &cache)?;
+            let set = set_for(&goal, &options)?;
             let bytes: usize = set.databases().iter().map(|d| d.len()).sum();
             println!(
                 "{} databases ready in {:.1} s: {} entries ({:.0} MB) in {}",
@@ -219,7 +226,7 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         PdbAction::Info { pdb_dir } | PdbAction::Verify { pdb_dir } => {
-            let cache = PdbOptions { pdb: None, pdb_dir }.cache();
+            let cache = cache_of(&pdb_dir);
             let files = cache.files();
             if files.is_empty() {
                 println!("no pattern databases in {}", cache.dir().display());

@@ -1,6 +1,6 @@
 //! `npuzzle serve`: the web page and JSON API on one address, until Ctrl-C.
 
-use crate::pdb::{PdbOptions, for_auto};
+use crate::pdb::{PdbOptions, set_for};
 use anyhow::{Context, Result};
 use clap::Args;
 use npuzzle::{Board, Shape};
@@ -42,11 +42,17 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     if !(args.budget.is_finite() && args.budget > 0.0) {
         anyhow::bail!("--budget must be a positive number of seconds");
     }
-    let pdbs = if args.no_pdb {
-        None
-    } else {
-        Some(for_auto(&Board::goal(Shape::new(4, 4)?), &args.pdb)?)
-    };
+    // 4x4 databases are built at start-up if need be (seconds); 5x5 ones are used when cached.
+    let mut pdbs = Vec::new();
+    if !args.no_pdb {
+        pdbs.push(set_for(&Board::goal(Shape::new(4, 4)?), &args.pdb)?);
+        let five = Board::goal(Shape::new(5, 5)?);
+        if args.pdb.pdb.is_none()
+            && let Some(set) = args.pdb.source(false).provide(&five)?
+        {
+            pdbs.push(set);
+        }
+    }
     let config = ServerConfig {
         solve_budget: Duration::from_secs_f64(args.budget.min(3600.0)),
         heavy_solves: args.heavy.max(1),

@@ -7,13 +7,13 @@
 
 use crate::input::{self, BoardOptions, FormatArg};
 use crate::output::{JsonAnswer, Notation, show_steps, stats_line};
-use crate::pdb::{PdbOptions, for_auto, shape_uses_pdbs};
+use crate::pdb::PdbOptions;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{Format, Puzzle};
 use npuzzle::search::Limits;
-use npuzzle::{Algorithm, Board, Outcome, Shape, SolveError, Solver};
+use npuzzle::{Algorithm, Board, Outcome, Shape, SolveError, Solver, SolverBuilder};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -88,6 +88,7 @@ impl LimitArgs {
             max_time,
             max_stored: Some(self.max_stored),
             cancel: None,
+            progress: crate::progress::search_progress(),
         })
     }
 }
@@ -187,25 +188,13 @@ impl Solvers {
     pub fn prepare(&mut self, shape: Shape) {
         if !self.by_shape.contains_key(&shape) {
             let goal = self.options.goal_for(shape, self.goal.as_ref());
-            // Databases are loaded (or built) only for 4x4 boards that want them.
-            let wants = Solver::wants_pdbs(shape, self.algorithm, self.heuristic);
-            let pdbs = if wants && shape_uses_pdbs(shape) {
-                for_auto(&goal, &self.pdb)
-                    .map(Some)
-                    .map_err(|e| SolveError::Pdb(format!("{e:#}")))
-            } else {
-                Ok(None)
-            };
-            let solver = pdbs
-                .and_then(|pdbs| {
-                    Solver::configured(
-                        goal,
-                        self.algorithm,
-                        self.heuristic,
-                        pdbs,
-                        self.limits.clone(),
-                    )
-                })
+            // The library decides whether databases are wanted, and loads or builds them.
+            let solver = SolverBuilder::new(goal)
+                .algorithm(self.algorithm)
+                .heuristic(self.heuristic)
+                .limits(self.limits.clone())
+                .pdb_source(self.pdb.source(true))
+                .build()
                 .map(Arc::new);
             self.by_shape.insert(shape, solver);
         }

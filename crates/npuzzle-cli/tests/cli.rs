@@ -497,13 +497,37 @@ fn pattern_database_workflow() {
 }
 
 #[test]
-fn pdb_heuristic_needs_a_4x4_board() {
+fn pdb_heuristic_on_boards_up_to_32_cells() {
+    // Any board up to 32 cells gets databases (3x3: one 8-tile block, built at once).
     let o = npuzzle(
         &["solve", "--algorithm", "idastar", "--heuristic", "pdb"],
         "2 3 4 1 5 x 7 6 8\n",
     );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "ullddrurdllurdruldr\n");
+    // 5x5 with a small named partition: optimal, and the answer replays.
+    let goal = Board::goal(npuzzle::Shape::new(5, 5).unwrap());
+    let text = "1 2 3 4 5 6 7 8 9 10 11 12 x 14 15 16 17 13 18 20 21 22 23 19 24";
+    let o = npuzzle(&["solve", "--pdb", "blocks-4", "--stats"], text);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let answer = stdout(&o);
+    let b = Board::parse(text).unwrap();
+    let s = Solution::from_letters(answer.trim()).unwrap();
+    s.verify(&b, &goal).unwrap();
+    assert_eq!(s.len(), 6);
+    assert!(stderr(&o).contains("idastar+pdb") && stderr(&o).contains("optimal=true"));
+    // Beyond 32 cells there are none.
+    let big: Vec<String> = (1..36).map(|t| t.to_string()).chain(["x".into()]).collect();
+    let o = npuzzle(
+        &["solve", "--heuristic", "pdb", "--algorithm", "idastar"],
+        &big.join(" "),
+    );
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("line 1: pattern databases are available for 4x4 boards"));
+    assert!(
+        stderr(&o).contains("line 1: no pattern databases for 6x6"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -14,7 +14,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::search::{Limits, SearchError, Stats};
-use npuzzle::{Algorithm, Board, Outcome, Shape, Solution, SolveError, Solver};
+use npuzzle::{Algorithm, Board, Outcome, Shape, Solution, SolveError, Solver, SolverBuilder};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -205,14 +205,18 @@ pub fn solver_for(
     if let Some(s) = state.solvers.lock().ok().and_then(|m| m.get(&key).cloned()) {
         return Ok(s);
     }
-    let made = Solver::configured(
-        goal.clone(),
-        algorithm,
-        heuristic,
-        state.config.pdbs.clone(),
-        Limits::default(),
-    )
-    .map_err(|e| ApiError::bad("bad_request", e.to_string()))?;
+    // Only the databases loaded at start-up: nothing is built on a request.
+    let made = state
+        .config
+        .pdbs
+        .iter()
+        .fold(SolverBuilder::new(goal.clone()), |b, set| {
+            b.pdb_set(set.clone())
+        })
+        .algorithm(algorithm)
+        .heuristic(heuristic)
+        .build()
+        .map_err(|e| ApiError::bad("bad_request", e.to_string()))?;
     let solver = Arc::new(made);
     if let Ok(mut m) = state.solvers.lock() {
         if m.len() > 64 {

@@ -33,7 +33,7 @@ pub struct ServerConfig {
     /// How long a request waits for a search slot before the server answers "busy".
     pub queue_wait: Duration,
     /// Pattern databases for 4×4 boards (blank-last canonical goal), when available.
-    pub pdbs: Option<Arc<PdbSet>>,
+    pub pdbs: Vec<Arc<PdbSet>>,
     /// Largest request body accepted, in bytes.
     pub max_body: usize,
     /// Largest board side the API accepts.
@@ -48,7 +48,7 @@ impl Default for ServerConfig {
             solve_budget: Duration::from_secs(10),
             heavy_solves: 2,
             queue_wait: Duration::from_secs(5),
-            pdbs: None,
+            pdbs: Vec::new(),
             max_body: 16 * 1024,
             max_side: 16,
             log_requests: true,

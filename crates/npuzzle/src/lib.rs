@@ -23,6 +23,7 @@
 //! ```
 
 pub mod board;
+pub mod builder;
 pub mod heuristic;
 pub mod judge;
 pub mod large;
@@ -37,6 +38,7 @@ pub mod symmetry;
 pub mod table;
 
 pub use board::{BLANK, Board, BoardError, Move, Shape, Tile};
+pub use builder::{PdbSource, SolverBuilder};
 pub use parse::{ParseError, ParseErrorKind};
 pub use solution::{ReplayError, Solution};
 pub use solver::{Algorithm, Answer, Outcome, SolveError, Solver};

@@ -1,16 +1,21 @@
 //! Choosing and running a solver for a goal: the one entry point the CLI and the web server use.
 //!
 //! `auto` answers from a complete table where the board has one (at most 10 cells: 3×3, 2×5 …),
-//! runs IDA* over pattern databases when the solver was given them (4×4), IDA* with linear
-//! conflict otherwise up to 16 cells, and the constructive (not optimal) solver of
-//! [`crate::large`] beyond. With pattern databases every board is first mapped into the databases'
+//! runs IDA* over pattern databases when the solver was given them (boards of 16 to 32 cells,
+//! see [`crate::builder`], which decides and provides them), IDA* with linear conflict otherwise
+//! up to 16 cells, and the constructive (not optimal) solver of [`crate::large`] beyond. Every
+//! IDA* runs on the one engine of [`crate::search::engine`]. With pattern databases every board is first mapped into the databases'
 //! canonical goal space ([`crate::symmetry`]) and the moves mapped back. An
 //! explicit [`Algorithm`] picks any search for teaching and comparison. Everything a search needs
 //! that does not depend on the board (tables, heuristic tables) is built once per solver.
 
 use crate::board::Board;
-use crate::heuristic::pdb_set::PdbSet;
-use crate::heuristic::{Heuristic, HeuristicKind, LinearConflict, Manhattan};
+use crate::heuristic::pdb_set::{PdbEval, PdbSet};
+use crate::heuristic::{
+    Heuristic, HeuristicKind, LinearConflict, LinearConflictEval, LongLineConflictEval, Manhattan,
+    ManhattanEval,
+};
+use crate::search::engine::{self, MAX_CELLS};
 use crate::search::move_pruning::MovePruner;
 use crate::search::{self, Limits, SearchError, Stats};
 use crate::solution::Solution;
@@ -137,6 +142,24 @@ pub enum Outcome {
     Unsolvable,
 }
 
+/// The IDA* engine's evaluator for the solver's Manhattan or linear-conflict heuristic, built
+/// once per solver (boards of at most 32 cells).
+enum FastEval {
+    Manhattan(ManhattanEval),
+    Lines(LinearConflictEval),
+    LongLines(LongLineConflictEval),
+}
+
+impl std::fmt::Debug for FastEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FastEval::Manhattan(_) => "FastEval::Manhattan",
+            FastEval::Lines(_) => "FastEval::Lines",
+            FastEval::LongLines(_) => "FastEval::LongLines",
+        })
+    }
+}
+
 /// The heuristic tables a solver built for its goal.
 #[derive(Clone, Debug)]
 enum Heuristics {
@@ -157,6 +180,7 @@ pub struct Solver {
     heuristics: Heuristics,
     limits: Limits,
     table: Option<Arc<Table>>,
+    fast: Option<Arc<FastEval>>,
 }
 
 impl Solver {
@@ -188,10 +212,27 @@ impl Solver {
         } else {
             None
         };
-        let heuristics = match heuristic {
-            HeuristicKind::Manhattan => Heuristics::Manhattan(Arc::new(Manhattan::new(&goal))),
+        let fits = goal.shape().cells() <= MAX_CELLS
+            && matches!(algorithm, Algorithm::Auto | Algorithm::IdaStar)
+            && table.is_none();
+        let (heuristics, fast) = match heuristic {
+            HeuristicKind::Manhattan => {
+                let md = Manhattan::new(&goal);
+                let fast = ManhattanEval::new(&md)
+                    .filter(|_| fits)
+                    .map(FastEval::Manhattan);
+                (Heuristics::Manhattan(Arc::new(md)), fast)
+            }
             HeuristicKind::LinearConflict => {
-                Heuristics::LinearConflict(Arc::new(LinearConflict::new(&goal)))
+                let lc = LinearConflict::new(&goal);
+                let fast = if !fits {
+                    None
+                } else if let Some(e) = LinearConflictEval::new(&lc) {
+                    Some(FastEval::Lines(e))
+                } else {
+                    LongLineConflictEval::new(&lc).map(FastEval::LongLines)
+                };
+                (Heuristics::LinearConflict(Arc::new(lc)), fast)
             }
             HeuristicKind::Pdb => {
                 return Err(SolveError::Pdb(
@@ -206,6 +247,7 @@ impl Solver {
             heuristics,
             limits,
             table,
+            fast: fast.map(Arc::new),
         })
     }
 
@@ -234,56 +276,8 @@ impl Solver {
         let mut solver = Solver::new(goal, algorithm, HeuristicKind::Manhattan, limits)?;
         solver.heuristic = HeuristicKind::Pdb;
         solver.heuristics = Heuristics::Pdb { set, canonical };
+        solver.fast = None;
         Ok(solver)
-    }
-
-    /// Whether a solver for `shape` with this method and heuristic wants pattern databases:
-    /// always for the `pdb` heuristic, and for `auto` on 4×4 when no heuristic is named.
-    pub fn wants_pdbs(
-        shape: crate::board::Shape,
-        algorithm: Algorithm,
-        heuristic: Option<HeuristicKind>,
-    ) -> bool {
-        heuristic == Some(HeuristicKind::Pdb)
-            || (heuristic.is_none()
-                && algorithm == Algorithm::Auto
-                && shape.width() == 4
-                && shape.height() == 4)
-    }
-
-    /// The solver the front ends use: pattern databases where [`Solver::wants_pdbs`] and they
-    /// fit the goal; otherwise the named heuristic, linear conflict by default. An explicit
-    /// `pdb` heuristic without fitting databases is an error; `auto` falls back instead.
-    pub fn configured(
-        goal: Board,
-        algorithm: Algorithm,
-        heuristic: Option<HeuristicKind>,
-        pdbs: Option<Arc<PdbSet>>,
-        limits: Limits,
-    ) -> Result<Solver, SolveError> {
-        let explicit = heuristic == Some(HeuristicKind::Pdb);
-        if Solver::wants_pdbs(goal.shape(), algorithm, heuristic) {
-            match pdbs {
-                Some(set) => {
-                    match Solver::with_pdbs(goal.clone(), algorithm, set, limits.clone()) {
-                        Ok(solver) => return Ok(solver),
-                        Err(e) if explicit => return Err(e),
-                        Err(_) => {} // databases for another goal: fall back
-                    }
-                }
-                None if explicit => {
-                    return Err(SolveError::Pdb(format!(
-                        "pattern databases are available for 4x4 boards, not {}",
-                        goal.shape()
-                    )));
-                }
-                None => {}
-            }
-        }
-        let heuristic = heuristic
-            .filter(|&h| h != HeuristicKind::Pdb)
-            .unwrap_or(HeuristicKind::LinearConflict);
-        Solver::new(goal, algorithm, heuristic, limits)
     }
 
     /// The heuristic searches use.
@@ -323,7 +317,9 @@ impl Solver {
     pub fn effective_algorithm(&self) -> Algorithm {
         match (self.algorithm, &self.table) {
             (Algorithm::Auto, Some(_)) => Algorithm::Table,
-            (Algorithm::Auto, None) if self.goal.shape().cells() > 16 => Algorithm::Large,
+            (Algorithm::Auto, None) if self.pdbs().is_none() && self.goal.shape().cells() > 16 => {
+                Algorithm::Large
+            }
             (Algorithm::Auto, None) => Algorithm::IdaStar,
             (a, _) => a,
         }
@@ -380,35 +376,32 @@ impl Solver {
                 }),
             });
         }
-        let cells = self.goal.shape().cells();
-        let found = match &self.heuristics {
-            Heuristics::Manhattan(h)
-                if algorithm == Algorithm::IdaStar && search::compact_fits(cells, None) =>
-            {
-                search::compact_idastar(board, &self.goal, h, None, MovePruner::standard(), limits)
+        // The engine splits a search over all cores for pattern databases and boards past 4×4;
+        // small boards stay on one core (a batch already keeps every core busy).
+        let parallel = self.pdbs().is_some() || self.goal.shape().cells() > 16;
+        let pruner = MovePruner::standard();
+        let found = match (&self.heuristics, self.fast.as_deref()) {
+            (_, Some(fast)) if algorithm == Algorithm::IdaStar => {
+                search::check_solvable(board, &self.goal).and_then(|()| match fast {
+                    FastEval::Manhattan(e) => engine::run(board, e, pruner, limits, parallel),
+                    FastEval::Lines(e) => engine::run(board, e, pruner, limits, parallel),
+                    FastEval::LongLines(e) => engine::run(board, e, pruner, limits, parallel),
+                })
             }
-            Heuristics::LinearConflict(h)
-                if algorithm == Algorithm::IdaStar && search::compact_fits(cells, Some(h)) =>
-            {
-                search::compact_idastar(
-                    board,
-                    &self.goal,
-                    h.manhattan(),
-                    Some(h),
-                    MovePruner::standard(),
-                    limits,
-                )
-            }
-            Heuristics::Manhattan(h) => self.run(algorithm, board, &self.goal, h.as_ref(), limits),
-            Heuristics::LinearConflict(h) => {
+            (Heuristics::Manhattan(h), _) => {
                 self.run(algorithm, board, &self.goal, h.as_ref(), limits)
             }
-            Heuristics::Pdb { set, canonical } => {
+            (Heuristics::LinearConflict(h), _) => {
+                self.run(algorithm, board, &self.goal, h.as_ref(), limits)
+            }
+            (Heuristics::Pdb { set, canonical }, _) => {
                 let b = canonical.board(board);
-                let found = if algorithm == Algorithm::IdaStar {
-                    search::pdb_idastar(&b, set, limits)
-                } else {
-                    self.run(algorithm, &b, set.goal(), set.as_ref(), limits)
+                let found = match PdbEval::new(set) {
+                    Some(e) if algorithm == Algorithm::IdaStar => {
+                        search::check_solvable(&b, set.goal())
+                            .and_then(|()| engine::run(&b, &e, pruner, limits, true))
+                    }
+                    _ => self.run(algorithm, &b, set.goal(), set.as_ref(), limits),
                 };
                 found.map(|(s, stats)| {
                     let moves = s.moves().iter().map(|&m| canonical.move_back(m)).collect();

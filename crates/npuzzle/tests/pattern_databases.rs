@@ -5,7 +5,7 @@
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::heuristic::pdb_set::{Partition, PdbSet};
 use npuzzle::search::Limits;
-use npuzzle::{Algorithm, Board, Move, Outcome, Shape, Solver};
+use npuzzle::{Algorithm, Board, Move, Outcome, PdbSource, Shape, Solver, SolverBuilder};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::{Arc, OnceLock};
@@ -154,50 +154,190 @@ fn partitions_are_checked() {
 }
 
 #[test]
-fn configured_solvers_choose_databases_by_one_rule() {
+fn the_builder_chooses_databases_by_one_rule() {
     let shape = Shape::new(4, 4).unwrap();
     let goal = Board::goal(shape);
-    let set = Some(five_five_five());
-    let make = |g: &Board, a, h, pdbs: Option<Arc<PdbSet>>| {
-        Solver::configured(g.clone(), a, h, pdbs, Limits::default())
+    let make = |g: &Board, a, h, with_set: bool| {
+        let b = SolverBuilder::new(g.clone()).algorithm(a).heuristic(h);
+        if with_set {
+            b.pdb_set(five_five_five()).build()
+        } else {
+            b.build()
+        }
     };
     // auto on 4x4 with no named heuristic: the databases
-    let s = make(&goal, Algorithm::Auto, None, set.clone()).unwrap();
+    let s = make(&goal, Algorithm::Auto, None, true).unwrap();
     assert_eq!(s.heuristic(), HeuristicKind::Pdb);
     // Korf's goal maps onto the same databases
     let korf = Board::goal_blank_first(shape);
     assert!(
-        make(&korf, Algorithm::Auto, None, set.clone())
+        make(&korf, Algorithm::Auto, None, true)
             .unwrap()
             .pdbs()
             .is_some()
     );
     // a goal they do not fit: auto falls back, an explicit pdb heuristic is an error
     let odd = Board::parse("1 2 3 4 5 x 6 7 8 9 10 11 12 13 14 15").unwrap();
-    let s = make(&odd, Algorithm::Auto, None, set.clone()).unwrap();
+    let s = make(&odd, Algorithm::Auto, None, true).unwrap();
     assert_eq!(s.heuristic(), HeuristicKind::LinearConflict);
-    assert!(
-        make(
-            &odd,
-            Algorithm::IdaStar,
-            Some(HeuristicKind::Pdb),
-            set.clone()
-        )
-        .is_err()
-    );
+    assert!(make(&odd, Algorithm::IdaStar, Some(HeuristicKind::Pdb), true).is_err());
     // a named heuristic wins over auto's default; no databases at hand means linear conflict
-    let s = make(&goal, Algorithm::Auto, Some(HeuristicKind::Manhattan), set).unwrap();
+    let s = make(&goal, Algorithm::Auto, Some(HeuristicKind::Manhattan), true).unwrap();
     assert_eq!(s.heuristic(), HeuristicKind::Manhattan);
-    let s = make(&goal, Algorithm::Auto, None, None).unwrap();
+    let s = make(&goal, Algorithm::Auto, None, false).unwrap();
     assert_eq!(s.heuristic(), HeuristicKind::LinearConflict);
-    let e = make(&goal, Algorithm::IdaStar, Some(HeuristicKind::Pdb), None).unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("pattern databases are available for 4x4")
+    let e = make(&goal, Algorithm::IdaStar, Some(HeuristicKind::Pdb), false).unwrap_err();
+    assert!(e.to_string().contains("no pattern databases"), "{e}");
+    // 3x3 has its table; 5x5 wants databases, and without them auto is the constructive solver
+    assert!(!SolverBuilder::new(Board::goal(Shape::new(3, 3).unwrap())).wants_pdbs());
+    let five = SolverBuilder::new(Board::goal(Shape::new(5, 5).unwrap()));
+    assert!(five.wants_pdbs());
+    assert_eq!(
+        five.build().unwrap().effective_algorithm(),
+        Algorithm::Large
     );
-    assert!(!Solver::wants_pdbs(
-        Shape::new(3, 3).unwrap(),
-        Algorithm::Auto,
-        None
-    ));
+    // an explicitly named partition on 5x5 is built (in memory, no cache) and used
+    let source = PdbSource {
+        partition: Some("blocks-3".into()),
+        build: true,
+        ..PdbSource::default()
+    };
+    let s = SolverBuilder::new(Board::goal(Shape::new(5, 5).unwrap()))
+        .pdb_source(source)
+        .build()
+        .unwrap();
+    assert_eq!(s.effective_algorithm(), Algorithm::IdaStar);
+    assert_eq!(s.pdbs().unwrap().partition().name, "blocks-3");
+}
+
+/// `goal` after `steps` random blank moves that never undo the previous one.
+fn scramble_walk(goal: &Board, steps: usize, rng: &mut SmallRng) -> Board {
+    let mut b = goal.clone();
+    let mut last: Option<Move> = None;
+    let mut done = 0;
+    while done < steps {
+        let m = Move::ALL[rng.random_range(0..4)];
+        if last.is_some_and(|l| l.inverse() == m) || !b.apply(m) {
+            continue;
+        }
+        last = Some(m);
+        done += 1;
+    }
+    b
+}
+
+/// Beyond 4×4: small block partitions (built in well under a second) on 5×5, 4×5 and 3×6
+/// give the same optimal lengths as IDA* with linear conflict on boards up to ~45 moves from
+/// the goal; every answer replays; the reflected estimate never exceeds the distance left at
+/// any state along an optimal path.
+#[test]
+fn larger_boards_agree_with_linear_conflict() {
+    use npuzzle::heuristic::Heuristic;
+    let mut rng = SmallRng::seed_from_u64(24);
+    for ((w, h), k, walks) in [
+        ((5, 5), 4, [30, 40, 45]),
+        ((4, 5), 4, [30, 40, 45]),
+        ((3, 6), 3, [30, 40, 45]),
+    ] {
+        let shape = Shape::new(w, h).unwrap();
+        let goal = Board::goal(shape);
+        let partition = Partition::blocks(shape, k).unwrap();
+        partition.check(shape).unwrap();
+        let set =
+            Arc::new(PdbSet::load_or_build(&goal, partition, None, &quiet, &mut |_| {}).unwrap());
+        assert_eq!(set.reflection().is_some(), w == h);
+        let pdb = SolverBuilder::new(goal.clone())
+            .pdb_set(set.clone())
+            .build()
+            .unwrap();
+        assert_eq!(pdb.heuristic(), HeuristicKind::Pdb);
+        let lc = Solver::new(
+            goal.clone(),
+            Algorithm::IdaStar,
+            HeuristicKind::LinearConflict,
+            Limits::default(),
+        )
+        .unwrap();
+        for steps in walks {
+            let b = scramble_walk(&goal, steps, &mut rng);
+            let Outcome::Solved(a) = pdb.solve(&b).unwrap() else {
+                panic!("{b:?} unsolvable")
+            };
+            assert!(a.optimal);
+            a.solution.verify(&b, &goal).unwrap();
+            assert_eq!(a.solution.len(), length(&lc, &b), "{b:?}");
+            // Admissible with the reflection, all along the optimal path.
+            let mut at = b.clone();
+            for (i, &m) in a.solution.moves().iter().enumerate() {
+                let left = (a.solution.len() - i) as u32;
+                assert!(set.estimate(at.cells()) <= left, "{at:?}");
+                at.apply(m);
+            }
+            assert_eq!(set.estimate(at.cells()), 0);
+        }
+    }
+}
+
+/// Default partitions exist and are valid for every board of 16 to 32 cells, with databases
+/// small enough to build on demand; 5×5 gets 6-6-6-6.
+#[test]
+fn default_partitions_cover_every_board_up_to_32_cells() {
+    for w in 2..=16 {
+        for h in 2..=16 {
+            let Ok(shape) = Shape::new(w, h) else {
+                continue;
+            };
+            let n = shape.cells();
+            if !(16..=32).contains(&n) {
+                continue;
+            }
+            let p = Partition::default_for(shape).unwrap();
+            p.check(shape).unwrap();
+            for pattern in &p.patterns {
+                let entries: u64 = (n - pattern.len() + 1..=n).map(|x| x as u64).product();
+                assert!(entries <= 128_000_000, "{shape} {p:?}");
+            }
+        }
+    }
+    let five = Partition::default_for(Shape::new(5, 5).unwrap()).unwrap();
+    assert_eq!(five.name, "6-6-6-6");
+    assert!(five.patterns.iter().all(|p| p.len() == 6));
+}
+
+/// A damaged 5×5 database file is detected on load, as 4×4 ones are.
+#[test]
+fn damaged_five_by_five_file_is_detected() {
+    use npuzzle::heuristic::pdb::PatternDb;
+    use npuzzle::heuristic::pdb_file::{HEADER_LEN, PdbCache};
+    let dir = std::env::temp_dir().join(format!("npuzzle-pdb5-{}", std::process::id()));
+    let cache = PdbCache::new(&dir);
+    let goal = Board::goal(Shape::new(5, 5).unwrap());
+    let tiles = [18, 19, 23, 24];
+    let db = PatternDb::build(&goal, &tiles, &quiet).unwrap();
+    let path = cache.path_for(&goal, &tiles);
+    db.save(&path).unwrap();
+    let loaded = cache.load(&goal, &tiles).unwrap().unwrap();
+    assert_eq!(loaded.entries(), db.entries());
+    assert_eq!(loaded.goal(), &goal);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[HEADER_LEN + 1000] ^= 0x10;
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(
+        cache
+            .load(&goal, &tiles)
+            .unwrap_err()
+            .to_string()
+            .contains("checksum")
+    );
+    bytes[HEADER_LEN + 1000] ^= 0x10;
+    bytes[40] ^= 0x01; // a goal cell past the 16th
+    std::fs::write(&path, &bytes).unwrap();
+    assert!(
+        cache
+            .load(&goal, &tiles)
+            .unwrap_err()
+            .to_string()
+            .contains("header")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

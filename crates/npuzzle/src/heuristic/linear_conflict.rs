@@ -7,8 +7,11 @@
 //! leaving a row moves vertically, which Manhattan distance does not already count for that
 //! row), so the sum stays admissible.
 
+use super::manhattan::ManhattanEval;
 use super::{Heuristic, Manhattan};
+use crate::board::Move;
 use crate::board::{BLANK, Board, Shape, Tile};
+use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
 use smallvec::SmallVec;
 
 /// Linear conflict toward one goal.
@@ -124,11 +127,6 @@ impl LinearConflict {
         }
     }
 
-    /// The Manhattan part.
-    pub(crate) fn manhattan(&self) -> &Manhattan {
-        &self.manhattan
-    }
-
     /// Both line tables in one slice (rows, then columns) and where the column table starts,
     /// when both exist (sides ≤ 6): a search keeping column keys offset by that amount reads
     /// either kind of line with one index.
@@ -221,6 +219,293 @@ impl LinearConflict {
             }
         }
         2 * (seq.len() - lis(&seq)) as u32
+    }
+}
+
+/// The line keys one slide touches (see [`LinearConflictEval`]). Keys live in one array: rows
+/// at `0..height`, columns at `KEY_COLS..`.
+#[derive(Copy, Clone, Default)]
+struct LineStep {
+    /// 0 when the tile crosses rows (a vertical slide), 1 when it crosses columns.
+    cross: u8,
+    /// Keys of the line the tile leaves, the line it enters, and the line it slides along.
+    leave: u8,
+    enter: u8,
+    along: u8,
+}
+
+/// Index of column 0's key in the key array.
+const KEY_COLS: usize = 8;
+
+/// Linear conflict as the IDA* engine's evaluator, for boards with sides of at most 6 (where
+/// the line tables exist): the row and column keys travel with the search and a slide adjusts
+/// them by precomputed amounts, so a child costs its Manhattan change and, for the two lines
+/// the tile leaves and enters, two table lookups.
+pub struct LinearConflictEval {
+    md: ManhattanEval,
+    /// `part[0][tile][cell]` / `part[1][tile][cell]`: what the tile adds to the key of the
+    /// cell's row / column.
+    part: [[[u32; MAX_CELLS]; MAX_CELLS]; 2],
+    /// Extra moves per line key: the row table, then the column table (column keys carry the
+    /// row table's length as an offset).
+    extra: Vec<u8>,
+    col_offset: u32,
+    /// `steps[to][mi]`: the lines touched when a tile slides into `to` with blank move `mi`.
+    steps: [[LineStep; 4]; MAX_CELLS],
+    shape: Shape,
+}
+
+/// The keys that change on entering a child: (index, new key, old key) for the lines the tile
+/// leaves, enters and slides along.
+#[derive(Copy, Clone)]
+pub struct KeyChange([(u8, u32, u32); 3]);
+
+impl LinearConflictEval {
+    /// The evaluator for `lc`'s goal, when the board has at most [`MAX_CELLS`] cells and line
+    /// tables (sides of at most 6); else `None` (see [`LongLineConflictEval`]).
+    pub fn new(lc: &LinearConflict) -> Option<LinearConflictEval> {
+        let (extra, col_offset) = lc.line_tables()?;
+        let md = ManhattanEval::new(&lc.manhattan)?;
+        let shape = lc.shape;
+        let mut e = LinearConflictEval {
+            md,
+            part: [[[0; MAX_CELLS]; MAX_CELLS]; 2],
+            extra: extra.to_vec(),
+            col_offset,
+            steps: [[LineStep::default(); 4]; MAX_CELLS],
+            shape,
+        };
+        let row_key = |cell: usize| shape.row(cell) as u8;
+        let col_key = |cell: usize| (KEY_COLS + shape.column(cell)) as u8;
+        for cell in 0..shape.cells() {
+            for m in Move::ALL {
+                // The blank on `cell` moves by `m`: the tile from `from` slides into `cell`.
+                if let Some(from) = shape.neighbour(cell, m) {
+                    e.steps[cell][m.index()] = if matches!(m, Move::Up | Move::Down) {
+                        LineStep {
+                            cross: 0,
+                            leave: row_key(from),
+                            enter: row_key(cell),
+                            along: col_key(from),
+                        }
+                    } else {
+                        LineStep {
+                            cross: 1,
+                            leave: col_key(from),
+                            enter: col_key(cell),
+                            along: row_key(from),
+                        }
+                    };
+                }
+            }
+            for tile in 1..shape.cells() {
+                (e.part[0][tile][cell], e.part[1][tile][cell]) = lc.key_parts(tile as Tile, cell);
+            }
+        }
+        Some(e)
+    }
+}
+
+impl Evaluator for LinearConflictEval {
+    type State = [u32; 2 * KEY_COLS];
+    type Change = KeyChange;
+
+    fn root(&self, cells: &Cells) -> (Self::State, u32) {
+        let mut keys = [0u32; 2 * KEY_COLS];
+        for c in 0..self.shape.width() {
+            keys[KEY_COLS + c] = self.col_offset;
+        }
+        for cell in 0..self.shape.cells() {
+            let t = cells.tiles[cell] as usize;
+            keys[self.shape.row(cell)] += self.part[0][t][cell];
+            keys[KEY_COLS + self.shape.column(cell)] += self.part[1][t][cell];
+        }
+        let lines: u32 = keys[..self.shape.height()]
+            .iter()
+            .chain(&keys[KEY_COLS..KEY_COLS + self.shape.width()])
+            .map(|&k| self.extra[k as usize] as u32)
+            .sum();
+        (keys, self.md.total(cells) + lines)
+    }
+
+    #[inline(always)]
+    fn probe(
+        &self,
+        keys: &Self::State,
+        _: &Cells,
+        h: u32,
+        s: Slide,
+        limit: u32,
+    ) -> Result<(u32, KeyChange), u32> {
+        const K: usize = 2 * KEY_COLS - 1;
+        let st = self.steps[s.to & (MAX_CELLS - 1)][s.mi & 3];
+        let tile = s.tile & (MAX_CELLS - 1);
+        let (leave, enter, along) = (
+            st.leave as usize & K,
+            st.enter as usize & K,
+            st.along as usize & K,
+        );
+        // Only the lines the tile crosses between can change their extra moves.
+        let part = &self.part[st.cross as usize & 1][tile];
+        let (old_leave, old_enter) = (keys[leave], keys[enter]);
+        let key_leave = old_leave - part[s.from & (MAX_CELLS - 1)];
+        let key_enter = old_enter + part[s.to & (MAX_CELLS - 1)];
+        let ex = &self.extra[..];
+        let nh =
+            (self.md.after(h, s) + ex[key_leave as usize] as u32 + ex[key_enter as usize] as u32)
+                - ex[old_leave as usize] as u32
+                - ex[old_enter as usize] as u32;
+        if nh > limit {
+            return Err(nh);
+        }
+        // The line the tile slides along keeps its order of tiles (so its extra moves), but the
+        // tile's digit moves within its key.
+        let part = &self.part[(st.cross as usize & 1) ^ 1][tile];
+        let key_along = keys[along]
+            .wrapping_add(part[s.to & (MAX_CELLS - 1)])
+            .wrapping_sub(part[s.from & (MAX_CELLS - 1)]);
+        Ok((
+            nh,
+            KeyChange([
+                (leave as u8, key_leave, old_leave),
+                (enter as u8, key_enter, old_enter),
+                (along as u8, key_along, keys[along]),
+            ]),
+        ))
+    }
+
+    #[inline(always)]
+    fn enter(&self, keys: &mut Self::State, change: &KeyChange) {
+        for &(i, new, _) in &change.0 {
+            keys[i as usize & (2 * KEY_COLS - 1)] = new;
+        }
+    }
+
+    #[inline(always)]
+    fn leave(&self, keys: &mut Self::State, change: &KeyChange) {
+        for &(i, _, old) in &change.0 {
+            keys[i as usize & (2 * KEY_COLS - 1)] = old;
+        }
+    }
+}
+
+/// Linear conflict as the IDA* engine's evaluator for boards with a side over 6 (2×8, 3×7,
+/// 4×8 …), which have no line tables: each line's extra moves travel with the search, and a
+/// slide recomputes only the two lines the tile leaves and enters.
+pub struct LongLineConflictEval {
+    lc: LinearConflict,
+    md: ManhattanEval,
+}
+
+/// Index of column 0's extra moves in [`LongLineConflictEval`]'s state.
+const LONG_COLS: usize = MAX_CELLS / 2;
+
+impl LongLineConflictEval {
+    /// The evaluator for `lc`'s goal (boards of at most [`MAX_CELLS`] cells).
+    pub fn new(lc: &LinearConflict) -> Option<LongLineConflictEval> {
+        Some(LongLineConflictEval {
+            md: ManhattanEval::new(&lc.manhattan)?,
+            lc: lc.clone(),
+        })
+    }
+
+    /// Extra moves of row (`vertical == false`) or column `line`, reading cell `p` as `at(p)`.
+    fn line(&self, column: bool, line: usize, at: impl Fn(usize) -> usize) -> u32 {
+        let (w, h) = (self.lc.shape.width(), self.lc.shape.height());
+        let mut seq: SmallVec<[u16; 16]> = SmallVec::new();
+        let len = if column { h } else { w };
+        for i in 0..len {
+            let cell = if column { i * w + line } else { line * w + i };
+            let t = at(cell);
+            if t == 0 {
+                continue;
+            }
+            let (goal_line, goal_pos) = if column {
+                (self.lc.goal_col[t], self.lc.goal_row[t])
+            } else {
+                (self.lc.goal_row[t], self.lc.goal_col[t])
+            };
+            if goal_line as usize == line {
+                seq.push(goal_pos);
+            }
+        }
+        2 * (seq.len() - lis(&seq)) as u32
+    }
+}
+
+impl Evaluator for LongLineConflictEval {
+    /// Extra moves per line: rows at `0..height`, columns at `LONG_COLS..`.
+    type State = [u8; MAX_CELLS];
+    /// (leave line, its new extra, enter line, its new extra, their old extras).
+    type Change = [u8; 6];
+
+    fn root(&self, cells: &Cells) -> (Self::State, u32) {
+        let mut extras = [0u8; MAX_CELLS];
+        let at = |p: usize| cells.tiles[p] as usize;
+        for r in 0..self.lc.shape.height() {
+            extras[r] = self.line(false, r, at) as u8;
+        }
+        for c in 0..self.lc.shape.width() {
+            extras[LONG_COLS + c] = self.line(true, c, at) as u8;
+        }
+        let lines: u32 = extras.iter().map(|&x| x as u32).sum();
+        (extras, self.md.total(cells) + lines)
+    }
+
+    fn probe(
+        &self,
+        extras: &Self::State,
+        cells: &Cells,
+        h: u32,
+        s: Slide,
+        limit: u32,
+    ) -> Result<(u32, Self::Change), u32> {
+        let shape = self.lc.shape;
+        let column = shape.row(s.from) == shape.row(s.to); // a horizontal slide crosses columns
+        let (leave, enter, base) = if column {
+            (shape.column(s.from), shape.column(s.to), LONG_COLS)
+        } else {
+            (shape.row(s.from), shape.row(s.to), 0)
+        };
+        let at = |p: usize| {
+            if p == s.from {
+                0
+            } else if p == s.to {
+                s.tile
+            } else {
+                cells.tiles[p] as usize
+            }
+        };
+        let (new_leave, new_enter) = (self.line(column, leave, at), self.line(column, enter, at));
+        let (li, ei) = (base + leave, base + enter);
+        let nh = (self.md.after(h, s) + new_leave + new_enter)
+            - extras[li & (MAX_CELLS - 1)] as u32
+            - extras[ei & (MAX_CELLS - 1)] as u32;
+        if nh > limit {
+            return Err(nh);
+        }
+        let (li, ei) = (li & (MAX_CELLS - 1), ei & (MAX_CELLS - 1));
+        Ok((
+            nh,
+            [
+                li as u8,
+                new_leave as u8,
+                ei as u8,
+                new_enter as u8,
+                extras[li],
+                extras[ei],
+            ],
+        ))
+    }
+
+    fn enter(&self, extras: &mut Self::State, c: &Self::Change) {
+        extras[c[0] as usize & (MAX_CELLS - 1)] = c[1];
+        extras[c[2] as usize & (MAX_CELLS - 1)] = c[3];
+    }
+
+    fn leave(&self, extras: &mut Self::State, c: &Self::Change) {
+        extras[c[2] as usize & (MAX_CELLS - 1)] = c[5];
+        extras[c[0] as usize & (MAX_CELLS - 1)] = c[4];
     }
 }
 

@@ -2,6 +2,7 @@
 
 use super::Heuristic;
 use crate::board::{BLANK, Board, Shape, Tile};
+use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
 
 /// Boards up to this many cells get a `tile × cell` lookup table (128 KB at most); larger
 /// ones, where no search is feasible anyway, compute distances so memory stays linear.
@@ -66,6 +67,69 @@ impl Manhattan {
         }
         self.shape.distance(self.home[tile as usize] as usize, cell) as u32
     }
+}
+
+/// Manhattan distance as the IDA* engine's evaluator: a `tile × cell` byte table, one lookup
+/// pair per child and no state carried along the path.
+#[derive(Clone, Debug)]
+pub struct ManhattanEval {
+    md: [[u8; MAX_CELLS]; MAX_CELLS],
+}
+
+impl ManhattanEval {
+    /// The evaluator for `manhattan`'s goal (boards of at most [`MAX_CELLS`] cells).
+    pub fn new(manhattan: &Manhattan) -> Option<ManhattanEval> {
+        if manhattan.n > MAX_CELLS {
+            return None;
+        }
+        let mut md = [[0u8; MAX_CELLS]; MAX_CELLS];
+        for (tile, row) in md.iter_mut().enumerate().take(manhattan.n).skip(1) {
+            for (cell, d) in row.iter_mut().enumerate().take(manhattan.n) {
+                *d = manhattan.distance(tile as Tile, cell) as u8;
+            }
+        }
+        Some(ManhattanEval { md })
+    }
+
+    /// Distance of `tile` on `cell` from home.
+    #[inline(always)]
+    pub(crate) fn distance(&self, tile: usize, cell: usize) -> u32 {
+        self.md[tile & (MAX_CELLS - 1)][cell & (MAX_CELLS - 1)] as u32
+    }
+
+    /// The whole board's distance.
+    pub(crate) fn total(&self, cells: &Cells) -> u32 {
+        (0..MAX_CELLS)
+            .map(|p| self.distance(cells.tiles[p] as usize, p))
+            .sum()
+    }
+
+    /// Distance after `slide`, from the distance `h` before it.
+    #[inline(always)]
+    pub(crate) fn after(&self, h: u32, s: Slide) -> u32 {
+        h + self.distance(s.tile, s.to) - self.distance(s.tile, s.from)
+    }
+}
+
+impl Evaluator for ManhattanEval {
+    type State = ();
+    type Change = ();
+
+    fn root(&self, cells: &Cells) -> ((), u32) {
+        ((), self.total(cells))
+    }
+
+    #[inline(always)]
+    fn probe(&self, _: &(), _: &Cells, h: u32, s: Slide, limit: u32) -> Result<(u32, ()), u32> {
+        let nh = self.after(h, s);
+        if nh > limit { Err(nh) } else { Ok((nh, ())) }
+    }
+
+    #[inline(always)]
+    fn enter(&self, _: &mut (), _: &()) {}
+
+    #[inline(always)]
+    fn leave(&self, _: &mut (), _: &()) {}
 }
 
 impl Heuristic for Manhattan {

@@ -11,8 +11,8 @@ pub mod pdb;
 pub mod pdb_file;
 pub mod pdb_set;
 
-pub use linear_conflict::LinearConflict;
-pub use manhattan::Manhattan;
+pub use linear_conflict::{LinearConflict, LinearConflictEval, LongLineConflictEval};
+pub use manhattan::{Manhattan, ManhattanEval};
 
 use crate::board::Tile;
 

@@ -8,10 +8,12 @@
 //! the blank slides through cells not holding pattern tiles at no cost, so every blank cell of
 //! one connected free region is equivalent. A layered breadth-first search runs from the goal;
 //! layer `d` holds the states first reached with `d` pattern-tile moves. Per partial-permutation
-//! rank it keeps a 16-bit mask of the free cells already visited (a whole region is marked at
+//! rank it keeps a mask of the free cells already visited (a whole region is marked at
 //! once) and a mask of the current and next frontier, all atomics, so both cores scan the rank
-//! range in parallel. An entry is the first layer that reaches its rank. For boards up to 16
-//! cells; the 8-tile 4×4 database (518,918,400 ranks) needs about 3.6 GB while building.
+//! range in parallel. An entry is the first layer that reaches its rank. For boards up to 32
+//! cells (masks of 16 bits up to 16 cells, 32 bits beyond): the 8-tile 4×4 database
+//! (518,918,400 ranks) needs about 3.6 GB while building, a 6-tile 5×5 one (127,512,000 ranks)
+//! about 1.7 GB.
 //!
 //! **Lookup.** The index is [`rank_partial`] of the pattern tiles'
 //! cells in pattern order; one byte per entry.
@@ -19,11 +21,11 @@
 use crate::board::{BLANK, Board, Shape, Tile};
 use crate::rank::{permutations_count, rank_partial, unrank_partial};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use thiserror::Error;
 
-/// Largest board a database can be built for (cell masks are 16 bits).
-pub const MAX_PDB_CELLS: usize = 16;
+/// Largest board a database can be built for (cell masks are 32 bits).
+pub const MAX_PDB_CELLS: usize = 32;
 
 /// Largest pattern (8 tiles on 4×4 is 518,918,400 entries).
 pub const MAX_PATTERN_TILES: usize = 8;
@@ -125,24 +127,57 @@ pub fn check_pattern(goal: &Board, tiles: &[Tile]) -> Result<(), PdbError> {
 }
 
 /// Cell masks of each cell's neighbours.
-fn neighbour_masks(shape: Shape) -> Vec<u16> {
+fn neighbour_masks(shape: Shape) -> Vec<u32> {
     (0..shape.cells())
         .map(|c| {
             crate::board::Move::ALL
                 .iter()
                 .filter_map(|&m| shape.neighbour(c, m))
-                .fold(0u16, |acc, q| acc | 1 << q)
+                .fold(0u32, |acc, q| acc | 1 << q)
         })
         .collect()
 }
 
+/// A per-rank cell mask shared by the build threads: 16 bits where the board allows (half the
+/// memory of the 4×4 8-tile build), 32 bits beyond.
+trait MaskCell: Send + Sync {
+    fn zero() -> Self;
+    fn get(&self) -> u32;
+    /// ORs `m` in; returns the mask before.
+    fn or(&self, m: u32) -> u32;
+    fn clear(&self);
+}
+
+macro_rules! mask_cell {
+    ($atomic:ty, $int:ty) => {
+        impl MaskCell for $atomic {
+            fn zero() -> Self {
+                <$atomic>::new(0)
+            }
+            #[inline]
+            fn get(&self) -> u32 {
+                self.load(Ordering::Relaxed) as u32
+            }
+            #[inline]
+            fn or(&self, m: u32) -> u32 {
+                self.fetch_or(m as $int, Ordering::Relaxed) as u32
+            }
+            fn clear(&self) {
+                self.store(0, Ordering::Relaxed)
+            }
+        }
+    };
+}
+mask_cell!(AtomicU16, u16);
+mask_cell!(AtomicU32, u32);
+
 /// The free region containing `start` (flood fill over `free`).
 #[inline]
-fn region(neighbours: &[u16], free: u16, start: usize) -> u16 {
-    let mut region = 1u16 << start;
+fn region(neighbours: &[u32], free: u32, start: usize) -> u32 {
+    let mut region = 1u32 << start;
     let mut edge = region;
     while edge != 0 {
-        let mut grown = 0u16;
+        let mut grown = 0u32;
         let mut e = edge;
         while e != 0 {
             let c = e.trailing_zeros() as usize;
@@ -160,18 +195,37 @@ impl PatternDb {
     /// Builds the database of `tiles` toward `goal`, on all rayon threads.
     pub fn build(goal: &Board, tiles: &[Tile], progress: Progress) -> Result<PatternDb, PdbError> {
         check_pattern(goal, tiles)?;
+        let entries = if goal.shape().cells() <= 16 {
+            Self::layers::<AtomicU16>(goal, tiles, progress)?
+        } else {
+            Self::layers::<AtomicU32>(goal, tiles, progress)?
+        };
+        Ok(PatternDb {
+            shape: goal.shape(),
+            goal: goal.clone(),
+            tiles: tiles.to_vec(),
+            entries: Entries::Owned(entries),
+        })
+    }
+
+    /// The layered breadth-first search of [`PatternDb::build`], with masks of type `M`.
+    fn layers<M: MaskCell>(
+        goal: &Board,
+        tiles: &[Tile],
+        progress: Progress,
+    ) -> Result<Vec<u8>, PdbError> {
         let shape = goal.shape();
         let n = shape.cells();
         let k = tiles.len();
         let ranks = permutations_count(n, k);
         let size = usize::try_from(ranks)
             .map_err(|_| PdbError::Unsupported("database too large".into()))?;
-        let full: u16 = if n == 16 { u16::MAX } else { (1u16 << n) - 1 };
+        let full: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let neighbours = neighbour_masks(shape);
-        let zeros16 = || (0..size).map(|_| AtomicU16::new(0)).collect::<Vec<_>>();
-        let visited = zeros16();
-        let mut frontier = zeros16();
-        let mut next = zeros16();
+        let zeros = || (0..size).map(|_| M::zero()).collect::<Vec<M>>();
+        let visited = zeros();
+        let mut frontier = zeros();
+        let mut next = zeros();
         let entries: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(UNSET)).collect();
 
         let home: Vec<u8> = tiles
@@ -179,10 +233,10 @@ impl PatternDb {
             .map(|&t| goal.position_of(t).unwrap_or(0) as u8)
             .collect();
         let r0 = rank_partial(&home, n) as usize;
-        let occupied0 = home.iter().fold(0u16, |m, &p| m | 1 << p);
+        let occupied0 = home.iter().fold(0u32, |m, &p| m | 1 << p);
         let reg0 = region(&neighbours, full & !occupied0, goal.blank());
-        visited[r0].store(reg0, Ordering::Relaxed);
-        frontier[r0].store(1 << goal.blank(), Ordering::Relaxed);
+        visited[r0].or(reg0);
+        frontier[r0].or(1 << goal.blank());
         entries[r0].store(0, Ordering::Relaxed);
         let filled = AtomicU64::new(1);
 
@@ -198,13 +252,13 @@ impl PatternDb {
                     let mut moved = [0u8; MAX_PATTERN_TILES];
                     let (mut new_states, mut new_entries) = (0u64, 0u64);
                     for (i, f) in chunk.iter().enumerate() {
-                        let mut reps = f.load(Ordering::Relaxed);
+                        let mut reps = f.get();
                         if reps == 0 {
                             continue;
                         }
                         let r = (chunk_no * CHUNK + i) as u64;
                         unrank_partial(r, n, &mut pos[..k]);
-                        let occupied = pos[..k].iter().fold(0u16, |m, &p| m | 1 << p);
+                        let occupied = pos[..k].iter().fold(0u32, |m, &p| m | 1 << p);
                         let free = full & !occupied;
                         while reps != 0 {
                             let rep = reps.trailing_zeros() as usize;
@@ -220,16 +274,16 @@ impl PatternDb {
                                     moved[ti] = to as u8;
                                     let r2 = rank_partial(&moved[..k], n) as usize;
                                     // The blank is now where the tile was.
-                                    if visited[r2].load(Ordering::Relaxed) & (1 << from) != 0 {
+                                    if visited[r2].get() & (1 << from) != 0 {
                                         continue;
                                     }
                                     let free2 = (free & !(1 << to)) | 1 << from;
                                     let reg2 = region(&neighbours, free2, from);
-                                    let before = visited[r2].fetch_or(reg2, Ordering::Relaxed);
+                                    let before = visited[r2].or(reg2);
                                     if before & (1 << from) != 0 {
                                         continue; // another thread got there first
                                     }
-                                    next[r2].fetch_or(1 << from, Ordering::Relaxed);
+                                    next[r2].or(1 << from);
                                     new_states += 1;
                                     if entries[r2]
                                         .compare_exchange(
@@ -255,16 +309,10 @@ impl PatternDb {
                 break;
             }
             std::mem::swap(&mut frontier, &mut next);
-            next.par_iter().for_each(|a| a.store(0, Ordering::Relaxed));
+            next.par_iter().for_each(M::clear);
         }
         drop((visited, frontier, next));
-        let entries: Vec<u8> = entries.into_iter().map(AtomicU8::into_inner).collect();
-        Ok(PatternDb {
-            shape,
-            goal: goal.clone(),
-            tiles: tiles.to_vec(),
-            entries: Entries::Owned(entries),
-        })
+        Ok(entries.into_iter().map(AtomicU8::into_inner).collect())
     }
 
     /// The board shape.

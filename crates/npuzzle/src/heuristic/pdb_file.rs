@@ -1,8 +1,9 @@
 //! Pattern databases on disk: a versioned, checksummed file format and a cache directory.
 //!
 //! A database takes minutes to build and must never be trusted blindly afterwards. Each file
-//! starts with a 64-byte header: magic, format version, board size, goal, pattern, entry count,
-//! a CRC-32 of the entries and a CRC-32 of the header itself. Files are written to a temporary
+//! starts with a 64-byte header: magic, format version, board size and pattern length (the entry
+//! count follows from them), goal (up to 32 cells), pattern, a CRC-32 of the entries and a
+//! CRC-32 of the header itself. Files are written to a temporary
 //! name and renamed, so an interrupted build leaves no half-written database behind; they are
 //! loaded with `mmap`, and every load checks the header against what the caller expects and the
 //! entries against their checksum (about 0.1 s for the 518 MB 8-tile database), so a truncated
@@ -18,8 +19,8 @@ use std::path::{Path, PathBuf};
 
 /// File magic.
 const MAGIC: &[u8; 8] = b"NPZLPDB\x01";
-/// Current format version.
-pub const FORMAT_VERSION: u32 = 1;
+/// Current format version (2: goals of up to 32 cells).
+pub const FORMAT_VERSION: u32 = 2;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 64;
 
@@ -63,12 +64,11 @@ fn encode_header(db: &PatternDb, checksum: u32) -> [u8; HEADER_LEN] {
         h[16 + i] = t as u8;
     }
     for (i, &t) in db.tiles.iter().enumerate() {
-        h[32 + i] = t as u8;
+        h[48 + i] = t as u8;
     }
-    h[40..48].copy_from_slice(&(db.len() as u64).to_le_bytes());
-    h[48..52].copy_from_slice(&checksum.to_le_bytes());
-    let header_crc = crc32fast::hash(&h[..52]);
-    h[52..56].copy_from_slice(&header_crc.to_le_bytes());
+    h[56..60].copy_from_slice(&checksum.to_le_bytes());
+    let header_crc = crc32fast::hash(&h[..60]);
+    h[60..64].copy_from_slice(&header_crc.to_le_bytes());
     h
 }
 
@@ -88,8 +88,8 @@ pub fn read_header(path: &Path, bytes: &[u8]) -> Result<PdbHeader, PdbError> {
             format!("format version {version}, this build reads {FORMAT_VERSION}"),
         ));
     }
-    let header_crc = u32::from_le_bytes([h[52], h[53], h[54], h[55]]);
-    if crc32fast::hash(&h[..52]) != header_crc {
+    let header_crc = u32::from_le_bytes([h[60], h[61], h[62], h[63]]);
+    if crc32fast::hash(&h[..60]) != header_crc {
         return Err(corrupt(path, "header checksum mismatch"));
     }
     let shape =
@@ -103,13 +103,10 @@ pub fn read_header(path: &Path, bytes: &[u8]) -> Result<PdbHeader, PdbError> {
         .map(|&t| t as Tile)
         .collect();
     let goal = Board::new(shape, &goal_tiles).map_err(|e| corrupt(path, e.to_string()))?;
-    let tiles: Vec<Tile> = h[32..32 + k].iter().map(|&t| t as Tile).collect();
+    let tiles: Vec<Tile> = h[48..48 + k].iter().map(|&t| t as Tile).collect();
     super::pdb::check_pattern(&goal, &tiles).map_err(|e| corrupt(path, e.to_string()))?;
-    let entries = u64::from_le_bytes(h[40..48].try_into().unwrap_or([0; 8]));
-    if entries != permutations_count(shape.cells(), k) {
-        return Err(corrupt(path, "entry count does not match the pattern"));
-    }
-    let checksum = u32::from_le_bytes([h[48], h[49], h[50], h[51]]);
+    let entries = permutations_count(shape.cells(), k);
+    let checksum = u32::from_le_bytes([h[56], h[57], h[58], h[59]]);
     Ok(PdbHeader {
         shape,
         goal,

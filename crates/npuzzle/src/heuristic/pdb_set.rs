@@ -6,9 +6,12 @@
 //! blank-last labelling; see [`crate::symmetry`]).
 
 use super::Heuristic;
+use super::pdb::MAX_PATTERN_TILES;
 use super::pdb::{PatternDb, PdbError, Progress};
 use super::pdb_file::PdbCache;
 use crate::board::{BLANK, Board, Shape, Tile};
+use crate::rank::rank_partial;
+use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
 use crate::symmetry::Reflection;
 use std::sync::Arc;
 
@@ -24,27 +27,41 @@ pub struct Partition {
     pub patterns: Vec<Vec<Tile>>,
 }
 
-/// Preset names, strongest first.
-pub const PRESETS: [&str; 3] = ["7-8", "6-6-3", "5-5-5"];
+/// Preset names, strongest first (4×4 presets, then 5×5).
+pub const PRESETS: [&str; 4] = ["7-8", "6-6-3", "5-5-5", "6-6-6-6"];
+
+/// Most entries of one database in a default partition ([`Partition::default_for`]): the size
+/// of a 6-tile 5×5 database, which builds in about a minute on two cores.
+pub const MAX_DEFAULT_ENTRIES: u64 = 128_000_000;
 
 impl Partition {
-    /// A preset for a 4×4 board (`7-8`, `6-6-3`, `5-5-5`).
+    /// A named preset for `shape`: `7-8`, `6-6-3`, `5-5-5` on 4×4, `6-6-6-6` on 5×5, and
+    /// `blocks-K` (tiles in compact blocks of `K`, see [`Partition::blocks`]) on any board.
     pub fn preset(name: &str, shape: Shape) -> Option<Partition> {
-        if shape != Shape::new(4, 4).ok()? {
-            return None;
+        if let Some(k) = name.strip_prefix("blocks-") {
+            return Partition::blocks(shape, k.parse().ok()?);
         }
-        let patterns: Vec<Vec<Tile>> = match name {
+        let (w, h) = (shape.width(), shape.height());
+        let patterns: Vec<Vec<Tile>> = match (name, w, h) {
             // Goal:  1  2  3  4 /  5  6  7  8 /  9 10 11 12 / 13 14 15  _
-            "7-8" => vec![(1..=8).collect(), (9..=15).collect()],
-            "6-6-3" => vec![
+            ("7-8", 4, 4) => vec![(1..=8).collect(), (9..=15).collect()],
+            ("6-6-3", 4, 4) => vec![
                 vec![1, 5, 6, 9, 10, 13],
                 vec![7, 8, 11, 12, 14, 15],
                 vec![2, 3, 4],
             ],
-            "5-5-5" => vec![
+            ("5-5-5", 4, 4) => vec![
                 vec![1, 2, 3, 5, 6],
                 vec![4, 7, 8, 11, 12],
                 vec![9, 10, 13, 14, 15],
+            ],
+            // Korf and Felner's 24-puzzle partition, turned to the blank-last goal:
+            //  1  2  3  4  5 /  6  7  8  9 10 / 11 12 13 14 15 / 16 17 18 19 20 / 21 22 23 24 _
+            ("6-6-6-6", 5, 5) => vec![
+                vec![1, 2, 3, 6, 7, 8],
+                vec![4, 5, 9, 10, 14, 15],
+                vec![11, 12, 16, 17, 21, 22],
+                vec![13, 18, 19, 20, 23, 24],
             ],
             _ => return None,
         };
@@ -52,6 +69,109 @@ impl Partition {
             name: name.to_string(),
             patterns,
         })
+    }
+
+    /// The tiles of the canonical (blank-last) goal cut into compact blocks of at most `k`
+    /// tiles: the board is walked in bands two cells deep along its longer side, and the walk is
+    /// cut into patterns of `k` (the last two evened out when the remainder is small).
+    pub fn blocks(shape: Shape, k: usize) -> Option<Partition> {
+        let (w, h) = (shape.width(), shape.height());
+        if k == 0 || k > super::pdb::MAX_PATTERN_TILES || shape.cells() > super::pdb::MAX_PDB_CELLS
+        {
+            return None;
+        }
+        // Cells in walk order: bands of two rows (columns on tall boards), a last odd row
+        // joining the band before it.
+        let (long, short) = if w >= h { (w, h) } else { (h, w) };
+        let cell = |along: usize, across: usize| {
+            if w >= h {
+                across * w + along
+            } else {
+                along * w + across
+            }
+        };
+        let mut walk = Vec::with_capacity(shape.cells());
+        let mut band = 0;
+        while band < short {
+            let depth = if short - band == 3 {
+                3
+            } else {
+                2.min(short - band)
+            };
+            for along in 0..long {
+                for across in band..band + depth {
+                    walk.push(cell(along, across));
+                }
+            }
+            band += depth;
+        }
+        // Canonical goal: tile t on cell t - 1, blank on the last cell.
+        let tiles: Vec<Tile> = walk
+            .into_iter()
+            .filter(|&c| c + 1 < shape.cells())
+            .map(|c| c as Tile + 1)
+            .collect();
+        let mut sizes = vec![k; tiles.len() / k];
+        let rest = tiles.len() % k;
+        if rest > 0 {
+            if rest * 2 < k && !sizes.is_empty() {
+                let both = k + rest;
+                sizes.pop();
+                sizes.extend([both.div_ceil(2), both / 2]);
+            } else {
+                sizes.push(rest);
+            }
+        }
+        if sizes.len() > MAX_PATTERNS {
+            return None;
+        }
+        let mut patterns = Vec::with_capacity(sizes.len());
+        let mut at = 0;
+        for size in sizes {
+            let mut p = tiles[at..at + size].to_vec();
+            p.sort_unstable();
+            patterns.push(p);
+            at += size;
+        }
+        Some(Partition {
+            name: format!("blocks-{k}"),
+            patterns,
+        })
+    }
+
+    /// The partition `auto` builds for `shape` when none is cached: 6-6-3 on 4×4 (seconds),
+    /// 6-6-6-6 on 5×5, and elsewhere blocks of the largest size whose databases stay within
+    /// [`MAX_DEFAULT_ENTRIES`] entries each.
+    pub fn default_for(shape: Shape) -> Option<Partition> {
+        let n = shape.cells();
+        if n > super::pdb::MAX_PDB_CELLS || n < 4 {
+            return None;
+        }
+        match (shape.width(), shape.height()) {
+            (4, 4) => Partition::preset("6-6-3", shape),
+            (5, 5) => Partition::preset("6-6-6-6", shape),
+            _ => {
+                let k = (1..=super::pdb::MAX_PATTERN_TILES.min(n - 1))
+                    .rev()
+                    .find(|&k| crate::rank::permutations_count(n, k) <= MAX_DEFAULT_ENTRIES)?;
+                Partition::blocks(shape, k)
+            }
+        }
+    }
+
+    /// The presets for `shape`, strongest first, then its default (the order `auto` looks for
+    /// them in the cache).
+    pub fn candidates(shape: Shape) -> Vec<Partition> {
+        let mut all: Vec<Partition> = PRESETS
+            .iter()
+            .filter_map(|name| Partition::preset(name, shape))
+            .collect();
+        if let Some(d) = Partition::default_for(shape)
+            && !all.contains(&d)
+        {
+            all.push(d);
+        }
+        all
     }
 
     /// A preset name or a spec like `1,2,3/4,5,6,7/8,9,10,11,12,13,14,15`.
@@ -119,6 +239,24 @@ pub enum PdbEvent {
     Building(Vec<Tile>),
     /// Built (and saved, if a cache was given) in this many seconds.
     Built(Vec<Tile>, f64),
+    /// A build finished breadth-first layer `layer`; `filled` of `total` entries are known.
+    Layer {
+        /// The layer (moves of the pattern's tiles).
+        layer: u32,
+        /// Entries known so far.
+        filled: u64,
+        /// Entries in all.
+        total: u64,
+    },
+    /// The chosen partition is not the strongest for the board (that one is not cached).
+    Weaker {
+        /// The partition in use.
+        using: String,
+        /// The strongest preset, which `npuzzle pdb build` can build.
+        stronger: String,
+    },
+    /// `auto` goes without databases: they could not be loaded or built.
+    Unavailable(String),
 }
 
 /// The databases of one partition toward one goal.
@@ -251,6 +389,229 @@ impl PdbSet {
             .enumerate()
             .map(|(d, db)| db.lookup_cells(&places[d][..db.tiles().len()]) as u32)
             .sum()
+    }
+}
+
+/// The reflected lookup's tables (see [`PdbEval`]).
+struct Mirror {
+    /// `cell[p]`: the transposed cell.
+    cell: [u8; MAX_CELLS],
+    /// `db[t]`: the database that original tile `t` falls in, under its reflected name.
+    db: [u8; MAX_CELLS],
+    /// `tiles[d][s]`: the original tile whose reflected name is pattern `d`'s tile `s`.
+    tiles: [[u8; MAX_PATTERN_TILES]; MAX_PATTERNS],
+}
+
+/// Pattern databases as the IDA* engine's evaluator: each pattern's entry (for the board and
+/// its reflection) travels with the search; a slide moves one tile, so one entry is re-read for
+/// the board and, only when that alone keeps the child within the bound, one for the reflection.
+pub struct PdbEval<'a> {
+    n: usize,
+    count: usize,
+    entries: [&'a [u8]; MAX_PATTERNS],
+    /// `tiles[d]`: pattern `d`'s tiles, `sizes[d]` of them.
+    tiles: [[u8; MAX_PATTERN_TILES]; MAX_PATTERNS],
+    sizes: [u8; MAX_PATTERNS],
+    /// `db[t]`: the database of tile `t`.
+    db: [u8; MAX_CELLS],
+    mirror: Option<Mirror>,
+}
+
+/// Each database's entry for the board and for its reflection, and their sums.
+#[derive(Clone, Copy, Debug)]
+pub struct PdbState {
+    parts: [u8; MAX_PATTERNS],
+    mparts: [u8; MAX_PATTERNS],
+    sum: u32,
+    msum: u32,
+}
+
+/// The entries that change on entering a child: (database, entry) for the board and for the
+/// reflection.
+#[derive(Clone, Copy, Debug)]
+pub struct PdbChange {
+    d: u8,
+    part: u8,
+    old: u8,
+    md: u8,
+    mpart: u8,
+    mold: u8,
+}
+
+impl<'a> PdbEval<'a> {
+    /// The evaluator for `set` (boards of at most [`MAX_CELLS`] cells).
+    pub fn new(set: &'a PdbSet) -> Option<PdbEval<'a>> {
+        let n = set.goal.shape().cells();
+        if n > MAX_CELLS {
+            return None;
+        }
+        let mut e = PdbEval {
+            n,
+            count: set.dbs.len(),
+            entries: [&[]; MAX_PATTERNS],
+            tiles: [[0; MAX_PATTERN_TILES]; MAX_PATTERNS],
+            sizes: [0; MAX_PATTERNS],
+            db: [0; MAX_CELLS],
+            mirror: None,
+        };
+        for (d, db) in set.dbs.iter().enumerate() {
+            e.entries[d] = db.entries();
+            e.sizes[d] = db.tiles().len() as u8;
+            for (s, &t) in db.tiles().iter().enumerate() {
+                e.tiles[d][s] = t as u8;
+                e.db[t as usize] = d as u8;
+            }
+        }
+        e.mirror = set.reflection.as_ref().map(|r| {
+            let mut m = Mirror {
+                cell: [0; MAX_CELLS],
+                db: [0; MAX_CELLS],
+                tiles: [[0; MAX_PATTERN_TILES]; MAX_PATTERNS],
+            };
+            let mut original = [0u8; MAX_CELLS];
+            for t in 0..n {
+                m.cell[t] = r.cell[t];
+                original[r.tile[t] as usize] = t as u8;
+                m.db[t] = e.db[r.tile[t] as usize];
+            }
+            for d in 0..e.count {
+                for s in 0..e.sizes[d] as usize {
+                    m.tiles[d][s] = original[e.tiles[d][s] as usize];
+                }
+            }
+            m
+        });
+        Some(e)
+    }
+
+    /// Entry of database `d` whose tiles (by the names the board uses) are `tiles`, with tile
+    /// cells read from `cells` except `moved` now on `to`, each mapped through `map`.
+    #[inline(always)]
+    fn entry(
+        &self,
+        d: usize,
+        tiles: &[u8; MAX_PATTERN_TILES],
+        cells: &Cells,
+        moved: usize,
+        to: usize,
+        map: Option<&[u8; MAX_CELLS]>,
+    ) -> u8 {
+        self.entries[d][self.index(d, tiles, cells, moved, to, map)]
+    }
+
+    /// The index [`PdbEval::entry`] reads.
+    #[inline(always)]
+    fn index(
+        &self,
+        d: usize,
+        tiles: &[u8; MAX_PATTERN_TILES],
+        cells: &Cells,
+        moved: usize,
+        to: usize,
+        map: Option<&[u8; MAX_CELLS]>,
+    ) -> usize {
+        let mut places = [0u8; MAX_PATTERN_TILES];
+        let k = self.sizes[d] as usize;
+        for s in 0..k {
+            let t = tiles[s] as usize;
+            let p = if t == moved {
+                to
+            } else {
+                cells.cell_of[t & (MAX_CELLS - 1)] as usize
+            };
+            places[s] = match map {
+                Some(m) => m[p & (MAX_CELLS - 1)],
+                None => p as u8,
+            };
+        }
+        rank_partial(&places[..k], self.n) as usize
+    }
+}
+
+impl Evaluator for PdbEval<'_> {
+    type State = PdbState;
+    type Change = PdbChange;
+
+    fn root(&self, cells: &Cells) -> (PdbState, u32) {
+        let mut st = PdbState {
+            parts: [0; MAX_PATTERNS],
+            mparts: [0; MAX_PATTERNS],
+            sum: 0,
+            msum: 0,
+        };
+        for d in 0..self.count {
+            st.parts[d] = self.entry(d, &self.tiles[d], cells, 0, 0, None);
+            st.sum += st.parts[d] as u32;
+            if let Some(m) = &self.mirror {
+                st.mparts[d] = self.entry(d, &m.tiles[d], cells, 0, 0, Some(&m.cell));
+                st.msum += st.mparts[d] as u32;
+            }
+        }
+        (st, st.sum.max(st.msum))
+    }
+
+    #[inline(always)]
+    fn probe(
+        &self,
+        st: &PdbState,
+        cells: &Cells,
+        _: u32,
+        s: Slide,
+        limit: u32,
+    ) -> Result<(u32, PdbChange), u32> {
+        let t = s.tile & (MAX_CELLS - 1);
+        let d = self.db[t] as usize & (MAX_PATTERNS - 1);
+        let part = self.entry(d, &self.tiles[d], cells, t, s.to, None);
+        let sum = st.sum + part as u32 - st.parts[d] as u32;
+        if sum > limit {
+            return Err(sum);
+        }
+        let mut change = PdbChange {
+            d: d as u8,
+            part,
+            old: st.parts[d],
+            md: 0,
+            mpart: st.mparts[0],
+            mold: st.mparts[0],
+        };
+        let mut h = sum;
+        if let Some(m) = &self.mirror {
+            let md = m.db[t] as usize & (MAX_PATTERNS - 1);
+            let mpart = self.entry(md, &m.tiles[md], cells, t, s.to, Some(&m.cell));
+            let msum = st.msum + mpart as u32 - st.mparts[md] as u32;
+            h = h.max(msum);
+            if h > limit {
+                return Err(h);
+            }
+            change.md = md as u8;
+            change.mpart = mpart;
+            change.mold = st.mparts[md];
+        }
+        Ok((h, change))
+    }
+
+    #[inline(always)]
+    fn enter(&self, st: &mut PdbState, c: &PdbChange) {
+        let (d, md) = (
+            c.d as usize & (MAX_PATTERNS - 1),
+            c.md as usize & (MAX_PATTERNS - 1),
+        );
+        st.sum = st.sum + c.part as u32 - st.parts[d] as u32;
+        st.parts[d] = c.part;
+        st.msum = st.msum + c.mpart as u32 - st.mparts[md] as u32;
+        st.mparts[md] = c.mpart;
+    }
+
+    #[inline(always)]
+    fn leave(&self, st: &mut PdbState, c: &PdbChange) {
+        let (d, md) = (
+            c.d as usize & (MAX_PATTERNS - 1),
+            c.md as usize & (MAX_PATTERNS - 1),
+        );
+        st.msum = st.msum + c.mold as u32 - c.mpart as u32;
+        st.mparts[md] = c.mold;
+        st.sum = st.sum + c.old as u32 - c.part as u32;
+        st.parts[d] = c.old;
     }
 }
 

@@ -3,10 +3,10 @@
 //! out of memory or time, so the CLI, the web page and the comparison table report the same
 //! figures in the same way.
 //!
-//! `idastar` is the textbook IDA* over any [`crate::heuristic::Heuristic`]; `compact_idastar`
-//! (boards of up to 16 cells, Manhattan or linear conflict) and `pdb_idastar` (pattern
-//! databases) are the fast ones the solver uses, both with [`move_pruning`] to skip redundant
-//! move sequences.
+//! `idastar` is the textbook IDA* over any [`crate::heuristic::Heuristic`], kept as the readable
+//! version; [`engine`] is the one fast IDA* every production path runs (Manhattan, linear
+//! conflict and pattern databases are its evaluators), with [`move_pruning`] to skip redundant
+//! move sequences, on one core or all.
 
 use crate::board::BoardError;
 use crate::solution::Solution;
@@ -45,6 +45,9 @@ pub struct Limits {
     pub max_stored: Option<u64>,
     /// Set from elsewhere to stop the search early.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Receives progress reports from long searches (the IDA* engine reports its bound and
+    /// states expanded about twice a second).
+    pub progress: Option<engine::ProgressHook>,
 }
 
 /// Which limit stopped a search.
@@ -119,6 +122,15 @@ impl<'a> Budget<'a> {
         }
     }
 
+    /// A budget whose clock started at `start` (for workers of one search sharing its clock).
+    pub fn started_at(limits: &'a Limits, start: Instant) -> Budget<'a> {
+        Budget {
+            limits,
+            start,
+            calls: 0,
+        }
+    }
+
     /// Time since the start.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
@@ -152,18 +164,37 @@ impl<'a> Budget<'a> {
         }
         self.calls = self.calls.wrapping_add(1);
         if self.calls.is_multiple_of(4096) {
-            if self
-                .limits
-                .max_time
-                .is_some_and(|t| self.start.elapsed() > t)
-            {
-                return Some(LimitKind::Time);
-            }
-            if let Some(c) = &self.limits.cancel
-                && c.load(Ordering::Relaxed)
-            {
-                return Some(LimitKind::Cancelled);
-            }
+            return self.check_clock();
+        }
+        None
+    }
+
+    /// Like [`Budget::check`], but reads the clock and the cancel flag on every call (for
+    /// callers that already call it only every so many states).
+    #[inline]
+    pub fn check_now(&mut self, expanded: u64, stored: u64) -> Option<LimitKind> {
+        if self.limits.max_nodes.is_some_and(|m| expanded > m) {
+            return Some(LimitKind::Nodes);
+        }
+        if self.limits.max_stored.is_some_and(|m| stored > m) {
+            return Some(LimitKind::Memory);
+        }
+        self.check_clock()
+    }
+
+    /// The time limit and the cancel flag.
+    fn check_clock(&self) -> Option<LimitKind> {
+        if self
+            .limits
+            .max_time
+            .is_some_and(|t| self.start.elapsed() > t)
+        {
+            return Some(LimitKind::Time);
+        }
+        if let Some(c) = &self.limits.cancel
+            && c.load(Ordering::Relaxed)
+        {
+            return Some(LimitKind::Cancelled);
         }
         None
     }
@@ -193,18 +224,16 @@ pub(crate) fn next_iteration(
 mod astar;
 mod bfs;
 mod bidirectional;
-mod compact_ida;
+pub mod engine;
 mod idastar;
 pub mod move_pruning;
-mod pdb_ida;
 pub mod state;
 
 pub use astar::{astar, greedy};
 pub use bfs::bfs;
 pub use bidirectional::bidirectional;
-pub use compact_ida::{compact_idastar, fits as compact_fits};
+pub use engine::{Evaluator, ProgressHook, SearchProgress};
 pub use idastar::idastar;
-pub use pdb_ida::pdb_idastar;
 
 /// Fails early, without searching, when the shapes differ or the goal is out of reach.
 pub(crate) fn check_solvable(

@@ -1,0 +1,40 @@
+//! Progress of long searches on a terminal: the library's engine reports its bound and states
+//! expanded; here they become a spinner line on stderr, shown only once a search has run for
+//! more than a second and never when stderr is not a terminal.
+
+use indicatif::{ProgressBar, ProgressStyle};
+use npuzzle::search::{ProgressHook, SearchProgress};
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A hook drawing a spinner for searches longer than a second, or `None` off a terminal.
+pub fn search_progress() -> Option<ProgressHook> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    let hook = move |p: &SearchProgress| {
+        if p.finished {
+            bar.finish_and_clear();
+            return;
+        }
+        if p.elapsed < Duration::from_secs(1) {
+            return;
+        }
+        let rate = p.expanded as f64 / p.elapsed.as_secs_f64().max(1e-9);
+        bar.set_message(format!(
+            "IDA* bound {}: {} states expanded, {:.1} M/s, {:.0} s",
+            p.bound,
+            p.expanded,
+            rate / 1e6,
+            p.elapsed.as_secs_f64()
+        ));
+        bar.tick();
+    };
+    Some(ProgressHook(Arc::new(hook)))
+}

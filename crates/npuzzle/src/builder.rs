@@ -1,0 +1,222 @@
+//! Making a [`Solver`]: the one place that decides which method answers a board and which
+//! pattern databases to load or build for it. The CLI, `compare`, the web server and the
+//! benchmarks all come here, so they cannot drift apart.
+//!
+//! The rule for pattern databases: they are used for the `pdb` heuristic, and for `auto` on
+//! boards of 16 to 32 cells that have no complete table (4×4, 5×5, 4×5, 3×6 …). A partition the
+//! caller names is loaded or built; otherwise the strongest partition already cached for the
+//! shape is loaded (see [`Partition::candidates`]), and when none is, the shape's default
+//! ([`Partition::default_for`]) is built if the source allows building. `auto` without
+//! databases on a board over 16 cells answers with the constructive solver (not optimal), since
+//! an optimal search without them is hopeless there.
+
+use crate::board::Board;
+use crate::heuristic::HeuristicKind;
+use crate::heuristic::pdb::PdbError;
+use crate::heuristic::pdb_file::PdbCache;
+use crate::heuristic::pdb_set::{Partition, PdbEvent, PdbSet};
+use crate::search::Limits;
+use crate::search::engine::MAX_CELLS;
+use crate::solver::{Algorithm, SolveError, Solver};
+use crate::symmetry::Canonical;
+use crate::table::Table;
+use std::sync::Arc;
+
+/// Receives what provisioning does (loads, builds, build progress), e.g. to draw a progress bar.
+pub type PdbEvents = Arc<dyn Fn(&PdbEvent) + Send + Sync>;
+
+/// Where pattern databases come from.
+#[derive(Clone, Default)]
+pub struct PdbSource {
+    /// The cache directory; `None` builds in memory only.
+    pub cache: Option<PdbCache>,
+    /// A partition by name or spec (see [`Partition::parse`]); `None` lets the rule choose.
+    pub partition: Option<String>,
+    /// Whether databases that are not cached may be built (minutes for 5×5).
+    pub build: bool,
+    /// Reports of loads, builds and build progress.
+    pub events: Option<PdbEvents>,
+}
+
+impl std::fmt::Debug for PdbSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PdbSource")
+            .field("cache", &self.cache)
+            .field("partition", &self.partition)
+            .field("build", &self.build)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PdbSource {
+    fn event(&self, e: PdbEvent) {
+        if let Some(events) = &self.events {
+            events(&e);
+        }
+    }
+
+    /// The databases for `goal` (any goal: they are made for its canonical form): the named
+    /// partition, else the strongest cached one, else the default built when allowed.
+    /// `Ok(None)` when none is cached and building is not allowed (or the board is too large).
+    pub fn provide(&self, goal: &Board) -> Result<Option<Arc<PdbSet>>, PdbError> {
+        let shape = goal.shape();
+        let canonical = Canonical::of(goal).goal;
+        let partition = match &self.partition {
+            Some(spec) => Some(Partition::parse(spec, shape)?),
+            None => {
+                let candidates = Partition::candidates(shape);
+                let cached = candidates.iter().position(|p| {
+                    self.cache.as_ref().is_some_and(|c| {
+                        p.patterns
+                            .iter()
+                            .all(|t| c.path_for(&canonical, t).exists())
+                    })
+                });
+                let chosen = match cached {
+                    Some(i) => Some(candidates[i].clone()),
+                    None if self.build => Partition::default_for(shape),
+                    None => None,
+                };
+                if let Some(p) = &chosen
+                    && candidates.first().is_some_and(|best| best != p)
+                {
+                    self.event(PdbEvent::Weaker {
+                        using: p.name.clone(),
+                        stronger: candidates[0].name.clone(),
+                    });
+                }
+                chosen
+            }
+        };
+        let Some(partition) = partition else {
+            return Ok(None);
+        };
+        let progress = |layer: u32, _states: u64, filled: u64, total: u64| {
+            self.event(PdbEvent::Layer {
+                layer,
+                filled,
+                total,
+            })
+        };
+        let mut events = |e: PdbEvent| self.event(e);
+        let set = PdbSet::load_or_build(
+            &canonical,
+            partition,
+            self.cache.as_ref(),
+            &progress,
+            &mut events,
+        )?;
+        Ok(Some(Arc::new(set)))
+    }
+}
+
+/// Builds a [`Solver`] for one goal: method, heuristic, limits and where databases come from.
+#[derive(Clone, Debug)]
+pub struct SolverBuilder {
+    goal: Board,
+    algorithm: Algorithm,
+    heuristic: Option<HeuristicKind>,
+    limits: Limits,
+    source: PdbSource,
+    loaded: Vec<Arc<PdbSet>>,
+}
+
+impl SolverBuilder {
+    /// The `auto` method toward `goal`, no limits, no database source.
+    pub fn new(goal: Board) -> SolverBuilder {
+        SolverBuilder {
+            goal,
+            algorithm: Algorithm::Auto,
+            heuristic: None,
+            limits: Limits::default(),
+            source: PdbSource::default(),
+            loaded: Vec::new(),
+        }
+    }
+
+    /// The method.
+    pub fn algorithm(mut self, algorithm: Algorithm) -> SolverBuilder {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// The heuristic; `None` lets the rule choose (databases where they apply, else linear
+    /// conflict).
+    pub fn heuristic(mut self, heuristic: Option<HeuristicKind>) -> SolverBuilder {
+        self.heuristic = heuristic;
+        self
+    }
+
+    /// Limits for every search of the solver.
+    pub fn limits(mut self, limits: Limits) -> SolverBuilder {
+        self.limits = limits;
+        self
+    }
+
+    /// Where to load or build databases.
+    pub fn pdb_source(mut self, source: PdbSource) -> SolverBuilder {
+        self.source = source;
+        self
+    }
+
+    /// A database set already loaded, used when it serves the goal (before the source).
+    pub fn pdb_set(mut self, set: Arc<PdbSet>) -> SolverBuilder {
+        self.loaded.push(set);
+        self
+    }
+
+    /// Whether this solver wants pattern databases: always for the `pdb` heuristic, and for
+    /// `auto` on boards of 16 to 32 cells without a complete table.
+    pub fn wants_pdbs(&self) -> bool {
+        let shape = self.goal.shape();
+        self.heuristic == Some(HeuristicKind::Pdb)
+            || (self.heuristic.is_none()
+                && self.algorithm == Algorithm::Auto
+                && !Table::supports(shape)
+                && (16..=MAX_CELLS).contains(&shape.cells()))
+    }
+
+    /// Makes the solver, loading or building databases as the rule says. An explicit `pdb`
+    /// heuristic without usable databases is an error; `auto` does without them.
+    pub fn build(self) -> Result<Solver, SolveError> {
+        let explicit = self.heuristic == Some(HeuristicKind::Pdb);
+        if self.wants_pdbs() {
+            let canonical = Canonical::of(&self.goal).goal;
+            let named = self.source.partition.as_deref();
+            let loaded = self.loaded.iter().find(|s| {
+                (s.goal() == &canonical || s.goal() == &self.goal)
+                    && named.is_none_or(|n| s.partition().name == n)
+            });
+            let set = match loaded {
+                Some(s) => Some(s.clone()),
+                None => match self.source.provide(&self.goal) {
+                    Ok(set) => set,
+                    Err(e) if explicit || named.is_some() => {
+                        return Err(SolveError::Pdb(e.to_string()));
+                    }
+                    Err(e) => {
+                        self.source.event(PdbEvent::Unavailable(e.to_string()));
+                        None
+                    }
+                },
+            };
+            match set {
+                Some(set) => {
+                    return Solver::with_pdbs(self.goal, self.algorithm, set, self.limits);
+                }
+                None if explicit => {
+                    return Err(SolveError::Pdb(format!(
+                        "no pattern databases for {} boards here (they are built for boards of at most {MAX_CELLS} cells; allow building or name a partition)",
+                        self.goal.shape()
+                    )));
+                }
+                None => {}
+            }
+        }
+        let heuristic = self
+            .heuristic
+            .filter(|&h| h != HeuristicKind::Pdb)
+            .unwrap_or(HeuristicKind::LinearConflict);
+        Solver::new(self.goal, self.algorithm, heuristic, self.limits)
+    }
+}

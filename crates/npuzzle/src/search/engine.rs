@@ -1,0 +1,666 @@
+//! The one fast IDA* engine: every production IDA* path (Manhattan distance, linear conflict,
+//! pattern databases; any board of at most [`MAX_CELLS`] cells; one core or all) runs here.
+//!
+//! **Why one engine.** The bound loop, the [`Budget`] (node, time and memory limits and
+//! cancellation), duplicate-move pruning ([`MovePruner`]), statistics, progress reports and the
+//! parallel tree split are the same whatever the heuristic; only the per-node evaluation
+//! differs. So the driver is generic over an [`Evaluator`], and each heuristic provides its own
+//! evaluator beside itself (`heuristic/manhattan.rs`, `linear_conflict.rs`, `pdb_set.rs`).
+//! Generics, not trait objects: the evaluator is inlined into the depth-first loop, and nothing
+//! is allocated per node.
+//!
+//! **Per node.** The board is two 32-byte arrays (tile per cell, cell per tile). A child is first
+//! *probed*: the evaluator computes its heuristic from the parent's evaluation state and the one
+//! tile that slides, and may stop early as soon as the child is known to exceed the bound (the
+//! pattern-database evaluator skips the reflected lookup then). Only children within the bound
+//! are *entered*: the evaluation state (a few bytes: line keys or database entries) is updated
+//! in place, and restored from the same change on the way back.
+//!
+//! **Both cores on one board.** With `parallel`, each iteration first expands the tree
+//! breadth-first under the bound until the frontier holds enough subtrees, then searches the
+//! subtrees on all rayon threads. Any solution found within an iteration's bound is optimal,
+//! because every smaller bound was exhausted first; a shared flag stops the other subtrees.
+//! The same two pieces (frontier expansion, bounded subtree search) are what a cluster engine
+//! would schedule.
+
+use super::move_pruning::{MovePruner, PRUNED, START};
+use super::{Budget, Found, LimitKind, Limits, SearchError, Stats};
+use crate::board::{BLANK, Board, Move};
+use crate::solution::Solution;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Largest board (in cells) the engine handles.
+pub const MAX_CELLS: usize = 32;
+
+/// A board as the engine keeps it: the tile on each cell and the cell of each tile.
+#[derive(Clone, Copy, Debug)]
+pub struct Cells {
+    /// `tiles[cell]`: the tile there (0 = blank).
+    pub tiles: [u8; MAX_CELLS],
+    /// `cell_of[tile]`: where the tile is (`cell_of[0]` is the blank).
+    pub cell_of: [u8; MAX_CELLS],
+}
+
+impl Cells {
+    /// The engine's view of `board` (at most [`MAX_CELLS`] cells).
+    pub fn of(board: &Board) -> Cells {
+        let mut c = Cells {
+            tiles: [0; MAX_CELLS],
+            cell_of: [0; MAX_CELLS],
+        };
+        for (p, &t) in board.cells().iter().enumerate().take(MAX_CELLS) {
+            c.tiles[p] = t as u8;
+            c.cell_of[t as usize & (MAX_CELLS - 1)] = p as u8;
+        }
+        c
+    }
+
+    /// Slides `tile` from `from` into the blank at `to`.
+    #[inline(always)]
+    fn slide(&mut self, tile: usize, from: usize, to: usize) {
+        self.tiles[to & (MAX_CELLS - 1)] = tile as u8;
+        self.tiles[from & (MAX_CELLS - 1)] = BLANK as u8;
+        self.cell_of[tile & (MAX_CELLS - 1)] = to as u8;
+        self.cell_of[0] = from as u8;
+    }
+}
+
+/// One slide: `tile` moves from cell `from` into the blank at cell `to`; the blank's move (as a
+/// [`Move::index`]) is `mi`.
+#[derive(Clone, Copy, Debug)]
+pub struct Slide {
+    /// The sliding tile.
+    pub tile: usize,
+    /// Its cell before the move (the blank's cell after).
+    pub from: usize,
+    /// Its cell after the move (the blank's cell before).
+    pub to: usize,
+    /// The blank's move index.
+    pub mi: usize,
+}
+
+/// Incremental node evaluation for one heuristic toward one goal.
+///
+/// Contract: the value is admissible, and it is 0 exactly on the goal (so the engine needs no
+/// separate goal test).
+pub trait Evaluator: Sync {
+    /// What the evaluator carries along the search path (line keys, database entries …).
+    type State: Copy + Send + Sync;
+    /// What a successful probe hands to [`Evaluator::enter`].
+    type Change: Copy;
+
+    /// The evaluation state and heuristic value of a whole board.
+    fn root(&self, cells: &Cells) -> (Self::State, u32);
+
+    /// The heuristic value of the child reached by `slide` from a node with state `state`,
+    /// heuristic `h` and board `cells` (still the parent's). `Err(lower)` when the value is
+    /// known to exceed `limit`, with a lower bound on it that is itself above `limit`.
+    fn probe(
+        &self,
+        state: &Self::State,
+        cells: &Cells,
+        h: u32,
+        slide: Slide,
+        limit: u32,
+    ) -> Result<(u32, Self::Change), u32>;
+
+    /// Turns the parent's state into the child's, after a successful probe.
+    fn enter(&self, state: &mut Self::State, change: &Self::Change);
+
+    /// Undoes [`Evaluator::enter`] with the same change.
+    fn leave(&self, state: &mut Self::State, change: &Self::Change);
+}
+
+/// What a search reports while it runs.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchProgress {
+    /// The current iteration's bound on solution length.
+    pub bound: u32,
+    /// States expanded so far (all iterations).
+    pub expanded: u64,
+    /// Time since the start.
+    pub elapsed: Duration,
+    /// Whether this is the last report (the search ended: solved, exhausted or stopped).
+    pub finished: bool,
+}
+
+/// A receiver of [`SearchProgress`] reports (about twice a second, and after every iteration).
+#[derive(Clone)]
+pub struct ProgressHook(pub std::sync::Arc<dyn Fn(&SearchProgress) + Send + Sync>);
+
+impl std::fmt::Debug for ProgressHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressHook")
+    }
+}
+
+/// How often a worker publishes its node count and checks the limits (power of two).
+const CHECK_EVERY: u64 = 256;
+/// Subtrees wanted per thread before searching in parallel.
+const ITEMS_PER_THREAD: usize = 32;
+/// Least time between two progress reports.
+const REPORT_EVERY: Duration = Duration::from_millis(500);
+
+/// Read-only tables and shared counters of one search.
+struct Shared<'a, E> {
+    eval: &'a E,
+    /// `steps[cell]`: (neighbour cell, move index) for each move of a blank on `cell`.
+    steps: [[(u8, u8); 4]; MAX_CELLS],
+    step_count: [u8; MAX_CELLS],
+    pruner: &'a MovePruner,
+    limits: &'a Limits,
+    start: Instant,
+    /// Set when any worker finds the goal or hits a limit.
+    stop: AtomicBool,
+    /// 1 + the [`LimitKind`] that stopped the search, 0 for none.
+    stop_kind: AtomicU8,
+    /// Expansions published by the workers (each publishes every [`CHECK_EVERY`]).
+    expanded: AtomicU64,
+    /// Current bound and time of the last progress report (ms since start), for reports.
+    bound: AtomicU32,
+    last_report: AtomicU64,
+}
+
+impl<E> Shared<'_, E> {
+    fn halt(&self, kind: Option<LimitKind>) {
+        if let Some(k) = kind {
+            let _ = self.stop_kind.compare_exchange(
+                0,
+                k as u8 + 1,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+        }
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    fn stopped_by(&self) -> Option<LimitKind> {
+        match self.stop_kind.load(Ordering::Relaxed) {
+            0 => None,
+            k => Some(
+                [
+                    LimitKind::Nodes,
+                    LimitKind::Time,
+                    LimitKind::Memory,
+                    LimitKind::Cancelled,
+                ][(k - 1) as usize & 3],
+            ),
+        }
+    }
+
+    fn report(&self, expanded: u64, force: bool, finished: bool) {
+        let Some(hook) = &self.limits.progress else {
+            return;
+        };
+        let elapsed = self.start.elapsed();
+        let ms = elapsed.as_millis() as u64;
+        let last = self.last_report.load(Ordering::Relaxed);
+        if !force && ms < last + REPORT_EVERY.as_millis() as u64 {
+            return;
+        }
+        if self
+            .last_report
+            .compare_exchange(last, ms, Ordering::Relaxed, Ordering::Relaxed)
+            .is_err()
+            && !force
+        {
+            return;
+        }
+        (hook.0)(&SearchProgress {
+            bound: self.bound.load(Ordering::Relaxed),
+            expanded,
+            elapsed,
+            finished,
+        });
+    }
+}
+
+/// Depth-first search of subtrees under one bound.
+struct Worker<'s, 'a, E: Evaluator> {
+    sh: &'s Shared<'a, E>,
+    budget: Budget<'a>,
+    cells: Cells,
+    state: E::State,
+    bound: u32,
+    next_bound: u32,
+    /// Expansions not yet published to `sh.expanded`.
+    unpublished: u64,
+    /// Publish and check when `unpublished` reaches this ([`CHECK_EVERY`], less near a node
+    /// limit so that a serial search stops exactly one state past it).
+    check_at: u64,
+    generated: u64,
+    halted: bool,
+    /// The solution's moves below the subtree root, last first.
+    reversed: Vec<Move>,
+}
+
+impl<E: Evaluator> Worker<'_, '_, E> {
+    /// Publishes the node count and checks every limit; true when the search must stop.
+    #[cold]
+    fn check(&mut self, depth: u32) -> bool {
+        let total = self
+            .sh
+            .expanded
+            .fetch_add(self.unpublished, Ordering::Relaxed)
+            + self.unpublished;
+        self.unpublished = 0;
+        self.check_at = check_interval(self.sh.limits, total);
+        if let Some(kind) = self.budget.check_now(total, depth as u64) {
+            self.sh.halt(Some(kind));
+        }
+        self.sh.report(total, false, false);
+        self.halted = self.sh.stop.load(Ordering::Relaxed);
+        self.halted
+    }
+
+    /// Searches below a node already known to have f ≤ bound.
+    fn dfs(&mut self, blank: usize, g: u32, h: u32, seq: u32) -> bool {
+        if h == 0 {
+            return true;
+        }
+        self.unpublished += 1;
+        if self.unpublished >= self.check_at && self.check(g) {
+            return false;
+        }
+        let sh = self.sh;
+        let blank = blank & (MAX_CELLS - 1);
+        // h > 0 and g + h ≤ bound, so the child's limit cannot underflow.
+        let limit = self.bound - g - 1;
+        for i in 0..sh.step_count[blank] as usize {
+            let (from, mi) = sh.steps[blank][i & 3];
+            let (from, mi) = (from as usize, mi as usize);
+            let next = sh.pruner.step(seq, mi);
+            if next == PRUNED {
+                continue;
+            }
+            self.generated += 1;
+            let tile = self.cells.tiles[from & (MAX_CELLS - 1)] as usize;
+            let slide = Slide {
+                tile,
+                from,
+                to: blank,
+                mi,
+            };
+            match sh.eval.probe(&self.state, &self.cells, h, slide, limit) {
+                Err(lower) => self.next_bound = self.next_bound.min(g + 1 + lower),
+                Ok((nh, change)) => {
+                    sh.eval.enter(&mut self.state, &change);
+                    self.cells.slide(tile, from, blank);
+                    if self.dfs(from, g + 1, nh, next) {
+                        self.reversed.push(Move::from_index(mi));
+                        return true;
+                    }
+                    self.cells.slide(tile, blank, from);
+                    sh.eval.leave(&mut self.state, &change);
+                    if self.halted {
+                        return false;
+                    }
+                }
+            }
+        }
+        false
+    }
+}
+
+/// Expansions until the next check, `total` being expanded so far.
+fn check_interval(limits: &Limits, total: u64) -> u64 {
+    match limits.max_nodes {
+        Some(max) if max >= total => (max - total + 1).clamp(1, CHECK_EVERY),
+        _ => CHECK_EVERY,
+    }
+}
+
+/// A subtree root of the parallel phase.
+#[derive(Clone)]
+struct Item<S> {
+    cells: Cells,
+    state: S,
+    g: u32,
+    h: u32,
+    seq: u32,
+    path: Vec<Move>,
+}
+
+/// Optimal IDA* from `start` with `eval` (built for the goal `start` must reach; the caller has
+/// checked solvability), pruning with `pruner`, under `limits`. With `parallel`, every
+/// iteration is split over all rayon threads.
+pub fn run<E: Evaluator>(
+    start: &Board,
+    eval: &E,
+    pruner: &MovePruner,
+    limits: &Limits,
+    parallel: bool,
+) -> Result<Found, SearchError> {
+    let shape = start.shape();
+    let n = shape.cells();
+    if n > MAX_CELLS {
+        return Err(SearchError::Unsupported(format!(
+            "the IDA* engine takes boards of at most {MAX_CELLS} cells, not {shape}"
+        )));
+    }
+    let mut steps = [[(0u8, 0u8); 4]; MAX_CELLS];
+    let mut step_count = [0u8; MAX_CELLS];
+    for cell in 0..n {
+        for m in Move::ALL {
+            if let Some(to) = shape.neighbour(cell, m) {
+                steps[cell][step_count[cell] as usize] = (to as u8, m.index() as u8);
+                step_count[cell] += 1;
+            }
+        }
+    }
+    let sh = Shared {
+        eval,
+        steps,
+        step_count,
+        pruner,
+        limits,
+        start: Instant::now(),
+        stop: AtomicBool::new(false),
+        stop_kind: AtomicU8::new(0),
+        expanded: AtomicU64::new(0),
+        bound: AtomicU32::new(0),
+        last_report: AtomicU64::new(0),
+    };
+    let cells = Cells::of(start);
+    let (state, h0) = eval.root(&cells);
+    let root = Item {
+        cells,
+        state,
+        g: 0,
+        h: h0,
+        seq: START,
+        path: Vec::new(),
+    };
+    let threads = if parallel {
+        rayon::current_num_threads()
+    } else {
+        1
+    };
+    let mut bound = h0;
+    let mut stats = Stats::default();
+    loop {
+        sh.bound.store(bound, Ordering::Relaxed);
+        let mut next_bound = u32::MAX;
+        let mut found: Option<Vec<Move>> = None;
+        let mut items = vec![root.clone()];
+        // Breadth-first split under this bound (only when several threads will share it).
+        while threads > 1 && items.len() < threads * ITEMS_PER_THREAD && found.is_none() {
+            let mut next = Vec::with_capacity(items.len() * 3);
+            for it in &items {
+                if it.h == 0 {
+                    found = Some(it.path.clone());
+                    break;
+                }
+                stats.expanded += 1;
+                let blank = it.cells.cell_of[0] as usize;
+                let limit = bound - it.g - 1;
+                for &(from, mi) in &sh.steps[blank][..sh.step_count[blank] as usize] {
+                    let (from, mi) = (from as usize, mi as usize);
+                    let seq = pruner.step(it.seq, mi);
+                    if seq == PRUNED {
+                        continue;
+                    }
+                    stats.generated += 1;
+                    let tile = it.cells.tiles[from] as usize;
+                    let slide = Slide {
+                        tile,
+                        from,
+                        to: blank,
+                        mi,
+                    };
+                    match eval.probe(&it.state, &it.cells, it.h, slide, limit) {
+                        Err(lower) => next_bound = next_bound.min(it.g + 1 + lower),
+                        Ok((h, change)) => {
+                            let mut child = it.clone();
+                            eval.enter(&mut child.state, &change);
+                            child.cells.slide(tile, from, blank);
+                            child.g += 1;
+                            child.h = h;
+                            child.seq = seq;
+                            child.path.push(Move::from_index(mi));
+                            next.push(child);
+                        }
+                    }
+                }
+            }
+            let exhausted = next.is_empty();
+            if found.is_none() {
+                items = next;
+            }
+            if exhausted {
+                break;
+            }
+        }
+        let search = |it: &Item<E::State>| {
+            let mut w = Worker {
+                sh: &sh,
+                budget: Budget::started_at(limits, sh.start),
+                cells: it.cells,
+                state: it.state,
+                bound,
+                next_bound: u32::MAX,
+                unpublished: 0,
+                check_at: check_interval(limits, sh.expanded.load(Ordering::Relaxed)),
+                generated: 0,
+                halted: sh.stop.load(Ordering::Relaxed),
+                reversed: Vec::new(),
+            };
+            let hit = !w.halted && w.dfs(it.cells.cell_of[0] as usize, it.g, it.h, it.seq);
+            if hit {
+                sh.halt(None);
+            }
+            // Publish the rest and check the limits, so that many small subtrees cannot
+            // overshoot them.
+            w.check(it.g);
+            let path = hit.then(|| {
+                let mut p = it.path.clone();
+                p.extend(w.reversed.iter().rev());
+                p
+            });
+            (path, w.generated, w.next_bound)
+        };
+        if found.is_none() {
+            let results: Vec<_> = if threads > 1 {
+                items.par_iter().map(search).collect()
+            } else {
+                items.iter().map(search).collect()
+            };
+            for (path, generated, nb) in results {
+                stats.generated += generated;
+                next_bound = next_bound.min(nb);
+                if found.is_none() {
+                    found = path;
+                }
+            }
+        }
+        let mut report = stats;
+        report.expanded += sh.expanded.load(Ordering::Relaxed);
+        report.peak_stored = (bound as u64 + 1).max(items.len() as u64 + bound as u64);
+        report.elapsed = sh.start.elapsed();
+        let stop = if found.is_some() {
+            None
+        } else {
+            sh.stopped_by()
+        };
+        let next = super::next_iteration(found.is_some(), stop, next_bound, report);
+        sh.report(report.expanded, true, !matches!(next, Ok(Some(_))));
+        match next? {
+            Some(next) => bound = next,
+            None => return Ok((Solution::new(found.unwrap_or_default()), report)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+    use crate::heuristic::pdb_set::{Partition, PdbEval, PdbSet};
+    use crate::heuristic::{
+        LinearConflict, LinearConflictEval, LongLineConflictEval, Manhattan, ManhattanEval,
+    };
+    use crate::search::idastar;
+    use rand::{Rng, SeedableRng, rngs::SmallRng};
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+
+    /// `goal` after `steps` random blank moves.
+    fn walk(goal: &Board, steps: usize, rng: &mut SmallRng) -> Board {
+        let mut b = goal.clone();
+        for _ in 0..steps {
+            b.apply(Move::ALL[rng.random_range(0..4)]);
+        }
+        b
+    }
+
+    /// With only the parent move pruned and one thread, the engine is node for node the
+    /// textbook IDA* (same lengths, expanded and generated counts), for Manhattan distance and
+    /// both linear-conflict evaluators, on several shapes (sides over 6 included) and a custom
+    /// goal; with full pruning and on all threads the lengths stay the same.
+    #[test]
+    fn agrees_with_textbook_idastar_node_for_node() {
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut goals: Vec<Board> = [
+            (2, 3),
+            (3, 2),
+            (3, 3),
+            (2, 4),
+            (4, 4),
+            (3, 5),
+            (2, 8),
+            (7, 2),
+        ]
+        .into_iter()
+        .map(|(w, h)| Board::goal(Shape::new(w, h).unwrap()))
+        .collect();
+        goals.push(Board::parse("8 x 6 5 4 7 2 3 1").unwrap());
+        for goal in goals {
+            let md = Manhattan::new(&goal);
+            let lc = LinearConflict::new(&goal);
+            let md_eval = ManhattanEval::new(&md).unwrap();
+            let tabled = LinearConflictEval::new(&lc);
+            let long = LongLineConflictEval::new(&lc).unwrap();
+            let count = if goal.shape().cells() > 12 { 6 } else { 40 };
+            for _ in 0..count {
+                let start = if goal.shape().cells() > 12 {
+                    walk(&goal, 40, &mut rng)
+                } else {
+                    crate::random::random_solvable(&goal, &mut rng)
+                };
+                let none = Limits::default();
+                let slow_md = idastar(&start, &goal, &md, &none).unwrap();
+                let slow_lc = idastar(&start, &goal, &lc, &none).unwrap();
+                let mut runs = vec![
+                    (
+                        &slow_md,
+                        run(&start, &md_eval, MovePruner::parent_only(), &none, false),
+                    ),
+                    (
+                        &slow_lc,
+                        run(&start, &long, MovePruner::parent_only(), &none, false),
+                    ),
+                ];
+                if let Some(e) = &tabled {
+                    runs.push((
+                        &slow_lc,
+                        run(&start, e, MovePruner::parent_only(), &none, false),
+                    ));
+                }
+                for (slow, fast) in runs {
+                    let fast = fast.unwrap();
+                    fast.0.verify(&start, &goal).unwrap();
+                    assert_eq!(fast.0.len(), slow.0.len(), "{start:?}");
+                    assert_eq!(fast.1.expanded, slow.1.expanded, "{start:?}");
+                    assert_eq!(fast.1.generated, slow.1.generated, "{start:?}");
+                }
+                for parallel in [false, true] {
+                    let pruned =
+                        run(&start, &long, MovePruner::standard(), &none, parallel).unwrap();
+                    pruned.0.verify(&start, &goal).unwrap();
+                    assert_eq!(pruned.0.len(), slow_lc.0.len(), "{start:?}");
+                    assert!(pruned.1.expanded <= slow_lc.1.expanded + 1 || parallel);
+                }
+            }
+        }
+    }
+
+    /// Node, time and cancel limits stop the pattern-database search, serial and split, with
+    /// the figures so far.
+    #[test]
+    fn pattern_database_search_honours_limits_and_cancellation() {
+        let shape = Shape::new(4, 4).unwrap();
+        let goal = Board::goal(shape);
+        let set = PdbSet::load_or_build(
+            &goal,
+            Partition::preset("5-5-5", shape).unwrap(),
+            None,
+            &|_, _, _, _| {},
+            &mut |_| {},
+        )
+        .unwrap();
+        let eval = PdbEval::new(&set).unwrap();
+        let hard = Board::parse("15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 x").unwrap();
+        for parallel in [false, true] {
+            let limits = Limits {
+                max_nodes: Some(5000),
+                ..Limits::default()
+            };
+            let Err(SearchError::Limit(e)) =
+                run(&hard, &eval, MovePruner::standard(), &limits, parallel)
+            else {
+                panic!("no node limit")
+            };
+            assert_eq!(e.kind, LimitKind::Nodes);
+            assert!(
+                e.stats.expanded > 5000 && e.stats.expanded < 5000 + 1024,
+                "{e:?}"
+            );
+
+            let cancel = Arc::new(AtomicBool::new(true));
+            let limits = Limits {
+                cancel: Some(cancel),
+                ..Limits::default()
+            };
+            let Err(SearchError::Limit(e)) =
+                run(&hard, &eval, MovePruner::standard(), &limits, parallel)
+            else {
+                panic!("not cancelled")
+            };
+            assert_eq!(e.kind, LimitKind::Cancelled);
+            assert!(e.stats.expanded < 5000, "{e:?}");
+
+            let limits = Limits {
+                max_time: Some(Duration::from_millis(30)),
+                ..Limits::default()
+            };
+            let started = Instant::now();
+            let Err(SearchError::Limit(e)) =
+                run(&hard, &eval, MovePruner::standard(), &limits, parallel)
+            else {
+                panic!("no time limit")
+            };
+            assert_eq!(e.kind, LimitKind::Time);
+            assert!(started.elapsed() < Duration::from_secs(2));
+        }
+        // And progress reports arrive, the last one marked finished.
+        let reports = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = reports.clone();
+        let limits = Limits {
+            progress: Some(ProgressHook(Arc::new(move |p: &SearchProgress| {
+                sink.lock().unwrap().push(*p)
+            }))),
+            ..Limits::default()
+        };
+        let easy = walk(&goal, 30, &mut SmallRng::seed_from_u64(5));
+        let (s, _) = run(&easy, &eval, MovePruner::standard(), &limits, true).unwrap();
+        s.verify(&easy, &goal).unwrap();
+        let reports = reports.lock().unwrap();
+        assert!(
+            reports
+                .last()
+                .is_some_and(|p| p.finished && p.bound as usize == s.len())
+        );
+    }
+}
