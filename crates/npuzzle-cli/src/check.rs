@@ -93,7 +93,9 @@ struct Tally {
 /// Runs `npuzzle check`.
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let limits = args.limits.to_limits()?;
-    let mut solvers = Solvers::new(&args.board, Algorithm::Auto, None, limits, args.pdb.clone())?;
+    // 4x4 databases build in seconds; larger ones are used only when cached.
+    let mut solvers = Solvers::new(&args.board, Algorithm::Auto, None, limits, args.pdb.clone())?
+        .quick_databases_only();
     let mut reader = input::judge_reader(input::open(&args.puzzles)?, &args.board)?;
     let mut answers = AnswerLines {
         input: input::open(&args.answers)?,

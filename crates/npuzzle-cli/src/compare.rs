@@ -134,7 +134,7 @@ fn run_row(
                 .algorithm(algorithm)
                 .heuristic(heuristic)
                 .limits(limits.clone())
-                .pdb_source(pdb.source(true))
+                .pdb_source(pdb.source(npuzzle::Building::Quick))
                 .build();
             solvers.push((shape, solver));
         }

@@ -4,12 +4,12 @@
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use npuzzle::PdbSource;
 use npuzzle::heuristic::pdb::PatternDb;
 use npuzzle::heuristic::pdb_file::{HEADER_LEN, PdbCache, read_header};
 use npuzzle::heuristic::pdb_set::{Partition, PdbEvent, PdbSet};
 use npuzzle::symmetry::Canonical;
 use npuzzle::{Board, Shape};
+use npuzzle::{Building, PdbSource};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,9 +56,9 @@ fn progress_bar() -> ProgressBar {
 
 impl PdbOptions {
     /// The library's database source for these options: it reports on stderr what it loads
-    /// and builds, with a progress bar on a terminal. `build` allows building what is not
-    /// cached.
-    pub fn source(&self, build: bool) -> PdbSource {
+    /// and builds, with a progress bar on a terminal; `build` says whether what is not cached
+    /// may be built.
+    pub fn source(&self, build: Building) -> PdbSource {
         let cache = self.cache();
         let dir = cache.dir().display().to_string();
         let bar = progress_bar();
@@ -108,7 +108,7 @@ impl PdbOptions {
 /// The databases `auto` uses for `goal` (see [`npuzzle::builder`]), built when not cached.
 pub fn set_for(goal: &Board, options: &PdbOptions) -> Result<Arc<PdbSet>> {
     options
-        .source(true)
+        .source(Building::Always)
         .provide(goal)
         .context("pattern databases")?
         .with_context(|| format!("no pattern databases for {} boards", goal.shape()))

@@ -3,6 +3,7 @@
 use crate::pdb::{PdbOptions, set_for};
 use anyhow::{Context, Result};
 use clap::Args;
+use npuzzle::Building;
 use npuzzle::{Board, Shape};
 use npuzzle_web::ServerConfig;
 use std::net::SocketAddr;
@@ -48,7 +49,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         pdbs.push(set_for(&Board::goal(Shape::new(4, 4)?), &args.pdb)?);
         let five = Board::goal(Shape::new(5, 5)?);
         if args.pdb.pdb.is_none()
-            && let Some(set) = args.pdb.source(false).provide(&five)?
+            && let Some(set) = args.pdb.source(Building::Never).provide(&five)?
         {
             pdbs.push(set);
         }

@@ -13,7 +13,7 @@ use clap::{Args, ValueEnum};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{Format, Puzzle};
 use npuzzle::search::Limits;
-use npuzzle::{Algorithm, Board, Outcome, Shape, SolveError, Solver, SolverBuilder};
+use npuzzle::{Algorithm, Board, Building, Outcome, Shape, SolveError, Solver, SolverBuilder};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::{self, Write};
@@ -161,6 +161,8 @@ pub struct Solvers {
     heuristic: Option<HeuristicKind>,
     limits: Limits,
     pdb: PdbOptions,
+    /// Whether databases that are not cached may be built.
+    building: Building,
     by_shape: HashMap<Shape, Result<Arc<Solver>, SolveError>>,
 }
 
@@ -180,8 +182,16 @@ impl Solvers {
             heuristic,
             limits,
             pdb,
+            building: Building::Always,
             by_shape: HashMap::new(),
         })
+    }
+
+    /// Builds only small databases (`check`: comparing with the optimum must not start a
+    /// minutes-long build).
+    pub fn quick_databases_only(mut self) -> Solvers {
+        self.building = Building::Quick;
+        self
     }
 
     /// Makes sure a solver exists (or its error is remembered) for `shape`.
@@ -193,7 +203,7 @@ impl Solvers {
                 .algorithm(self.algorithm)
                 .heuristic(self.heuristic)
                 .limits(self.limits.clone())
-                .pdb_source(self.pdb.source(true))
+                .pdb_source(self.pdb.source(self.building))
                 .build()
                 .map(Arc::new);
             self.by_shape.insert(shape, solver);

@@ -215,6 +215,8 @@ pub fn solver_for(
         })
         .algorithm(algorithm)
         .heuristic(heuristic)
+        // `auto` answers every board: past the budget, with the constructive solver.
+        .fallback(algorithm == Algorithm::Auto)
         .build()
         .map_err(|e| ApiError::bad("bad_request", e.to_string()))?;
     let solver = Arc::new(made);

@@ -25,6 +25,22 @@ use std::sync::Arc;
 /// Receives what provisioning does (loads, builds, build progress), e.g. to draw a progress bar.
 pub type PdbEvents = Arc<dyn Fn(&PdbEvent) + Send + Sync>;
 
+/// Whether provisioning may build databases that are not cached.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Building {
+    /// Only cached databases are used.
+    #[default]
+    Never,
+    /// The default partition is built when it is small (at most [`QUICK_BUILD_ENTRIES`]
+    /// entries in all: seconds, e.g. 6-6-3 on 4×4).
+    Quick,
+    /// The default partition is built whatever it costs (minutes and 510 MB for 5×5).
+    Always,
+}
+
+/// Most entries of a default partition that [`Building::Quick`] builds.
+pub const QUICK_BUILD_ENTRIES: u64 = 32_000_000;
+
 /// Where pattern databases come from.
 #[derive(Clone, Default)]
 pub struct PdbSource {
@@ -32,8 +48,8 @@ pub struct PdbSource {
     pub cache: Option<PdbCache>,
     /// A partition by name or spec (see [`Partition::parse`]); `None` lets the rule choose.
     pub partition: Option<String>,
-    /// Whether databases that are not cached may be built (minutes for 5×5).
-    pub build: bool,
+    /// Whether databases that are not cached may be built.
+    pub build: Building,
     /// Reports of loads, builds and build progress.
     pub events: Option<PdbEvents>,
 }
@@ -72,10 +88,20 @@ impl PdbSource {
                             .all(|t| c.path_for(&canonical, t).exists())
                     })
                 });
+                let n = shape.cells();
                 let chosen = match cached {
                     Some(i) => Some(candidates[i].clone()),
-                    None if self.build => Partition::default_for(shape),
-                    None => None,
+                    None => Partition::default_for(shape).filter(|p| match self.build {
+                        Building::Never => false,
+                        Building::Quick => {
+                            p.patterns
+                                .iter()
+                                .map(|t| crate::rank::permutations_count(n, t.len()))
+                                .sum::<u64>()
+                                <= QUICK_BUILD_ENTRIES
+                        }
+                        Building::Always => true,
+                    }),
                 };
                 if let Some(p) = &chosen
                     && candidates.first().is_some_and(|best| best != p)
@@ -119,6 +145,7 @@ pub struct SolverBuilder {
     limits: Limits,
     source: PdbSource,
     loaded: Vec<Arc<PdbSet>>,
+    fallback: bool,
 }
 
 impl SolverBuilder {
@@ -131,6 +158,7 @@ impl SolverBuilder {
             limits: Limits::default(),
             source: PdbSource::default(),
             loaded: Vec::new(),
+            fallback: false,
         }
     }
 
@@ -162,6 +190,13 @@ impl SolverBuilder {
     /// A database set already loaded, used when it serves the goal (before the source).
     pub fn pdb_set(mut self, set: Arc<PdbSet>) -> SolverBuilder {
         self.loaded.push(set);
+        self
+    }
+
+    /// Answer with the constructive solver (labelled not optimal) when a search hits a limit
+    /// (see [`Solver::with_fallback`]).
+    pub fn fallback(mut self, fallback: bool) -> SolverBuilder {
+        self.fallback = fallback;
         self
     }
 
@@ -202,7 +237,8 @@ impl SolverBuilder {
             };
             match set {
                 Some(set) => {
-                    return Solver::with_pdbs(self.goal, self.algorithm, set, self.limits);
+                    return Solver::with_pdbs(self.goal, self.algorithm, set, self.limits)
+                        .map(|s| s.with_fallback(self.fallback));
                 }
                 None if explicit => {
                     return Err(SolveError::Pdb(format!(
@@ -218,5 +254,6 @@ impl SolverBuilder {
             .filter(|&h| h != HeuristicKind::Pdb)
             .unwrap_or(HeuristicKind::LinearConflict);
         Solver::new(self.goal, self.algorithm, heuristic, self.limits)
+            .map(|s| s.with_fallback(self.fallback))
     }
 }

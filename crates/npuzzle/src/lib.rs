@@ -38,7 +38,7 @@ pub mod symmetry;
 pub mod table;
 
 pub use board::{BLANK, Board, BoardError, Move, Shape, Tile};
-pub use builder::{PdbSource, SolverBuilder};
+pub use builder::{Building, PdbSource, SolverBuilder};
 pub use parse::{ParseError, ParseErrorKind};
 pub use solution::{ReplayError, Solution};
 pub use solver::{Algorithm, Answer, Outcome, SolveError, Solver};

@@ -144,6 +144,7 @@ pub enum Outcome {
 
 /// The IDA* engine's evaluator for the solver's Manhattan or linear-conflict heuristic, built
 /// once per solver (boards of at most 32 cells).
+#[allow(clippy::large_enum_variant)] // one per solver, behind an `Arc`
 enum FastEval {
     Manhattan(ManhattanEval),
     Lines(LinearConflictEval),
@@ -181,6 +182,8 @@ pub struct Solver {
     limits: Limits,
     table: Option<Arc<Table>>,
     fast: Option<Arc<FastEval>>,
+    /// Answer with the constructive solver (labelled not optimal) when a search hits a limit.
+    fallback: bool,
 }
 
 impl Solver {
@@ -248,6 +251,7 @@ impl Solver {
             limits,
             table,
             fast: fast.map(Arc::new),
+            fallback: false,
         })
     }
 
@@ -278,6 +282,13 @@ impl Solver {
         solver.heuristics = Heuristics::Pdb { set, canonical };
         solver.fast = None;
         Ok(solver)
+    }
+
+    /// The same solver, answering with the constructive solver (not optimal, and labelled so)
+    /// when a search hits a time, node or memory limit (but not when cancelled).
+    pub fn with_fallback(mut self, fallback: bool) -> Solver {
+        self.fallback = fallback;
+        self
     }
 
     /// The heuristic searches use.
@@ -418,6 +429,22 @@ impl Solver {
                 heuristic: algorithm.uses_heuristic().then_some(self.heuristic),
             })),
             Err(SearchError::Unsolvable) => Ok(Outcome::Unsolvable),
+            Err(SearchError::Limit(l))
+                if self.fallback && l.kind != search::LimitKind::Cancelled =>
+            {
+                let (solution, mut stats) =
+                    crate::large::solve_large(board, &self.goal, &Limits::default())?;
+                stats.expanded += l.stats.expanded;
+                stats.generated += l.stats.generated;
+                stats.elapsed += l.stats.elapsed;
+                Ok(Outcome::Solved(Answer {
+                    solution,
+                    stats,
+                    optimal: false,
+                    algorithm: Algorithm::Large,
+                    heuristic: None,
+                }))
+            }
             Err(e) => Err(e.into()),
         }
     }

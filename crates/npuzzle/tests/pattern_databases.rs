@@ -5,7 +5,7 @@
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::heuristic::pdb_set::{Partition, PdbSet};
 use npuzzle::search::Limits;
-use npuzzle::{Algorithm, Board, Move, Outcome, PdbSource, Shape, Solver, SolverBuilder};
+use npuzzle::{Algorithm, Board, Building, Move, Outcome, PdbSource, Shape, Solver, SolverBuilder};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::{Arc, OnceLock};
@@ -199,7 +199,7 @@ fn the_builder_chooses_databases_by_one_rule() {
     // an explicitly named partition on 5x5 is built (in memory, no cache) and used
     let source = PdbSource {
         partition: Some("blocks-3".into()),
-        build: true,
+        build: Building::Always,
         ..PdbSource::default()
     };
     let s = SolverBuilder::new(Board::goal(Shape::new(5, 5).unwrap()))

@@ -442,11 +442,12 @@ impl Evaluator for LongLineConflictEval {
     fn root(&self, cells: &Cells) -> (Self::State, u32) {
         let mut extras = [0u8; MAX_CELLS];
         let at = |p: usize| cells.tiles[p] as usize;
-        for r in 0..self.lc.shape.height() {
-            extras[r] = self.line(false, r, at) as u8;
+        let (w, h) = (self.lc.shape.width(), self.lc.shape.height());
+        for (r, x) in extras[..h].iter_mut().enumerate() {
+            *x = self.line(false, r, at) as u8;
         }
-        for c in 0..self.lc.shape.width() {
-            extras[LONG_COLS + c] = self.line(true, c, at) as u8;
+        for (c, x) in extras[LONG_COLS..LONG_COLS + w].iter_mut().enumerate() {
+            *x = self.line(true, c, at) as u8;
         }
         let lines: u32 = extras.iter().map(|&x| x as u32).sum();
         (extras, self.md.total(cells) + lines)
@@ -460,12 +461,12 @@ impl Evaluator for LongLineConflictEval {
         s: Slide,
         limit: u32,
     ) -> Result<(u32, Self::Change), u32> {
-        let shape = self.lc.shape;
-        let column = shape.row(s.from) == shape.row(s.to); // a horizontal slide crosses columns
+        let (rows, cols) = (&self.lc.cell_row, &self.lc.cell_col);
+        let column = rows[s.from] == rows[s.to]; // a horizontal slide crosses columns
         let (leave, enter, base) = if column {
-            (shape.column(s.from), shape.column(s.to), LONG_COLS)
+            (cols[s.from] as usize, cols[s.to] as usize, LONG_COLS)
         } else {
-            (shape.row(s.from), shape.row(s.to), 0)
+            (rows[s.from] as usize, rows[s.to] as usize, 0)
         };
         let at = |p: usize| {
             if p == s.from {
@@ -476,15 +477,32 @@ impl Evaluator for LongLineConflictEval {
                 cells.tiles[p] as usize
             }
         };
-        let (new_leave, new_enter) = (self.line(column, leave, at), self.line(column, enter, at));
-        let (li, ei) = (base + leave, base + enter);
-        let nh = (self.md.after(h, s) + new_leave + new_enter)
-            - extras[li & (MAX_CELLS - 1)] as u32
-            - extras[ei & (MAX_CELLS - 1)] as u32;
+        // Only the tile's own goal line can change its extra moves (at most one of the two).
+        let t = s.tile;
+        let home = if column {
+            self.lc.goal_col[t] as usize
+        } else {
+            self.lc.goal_row[t] as usize
+        };
+        let (li, ei) = (
+            (base + leave) & (MAX_CELLS - 1),
+            (base + enter) & (MAX_CELLS - 1),
+        );
+        let new_leave = if home == leave {
+            self.line(column, leave, at)
+        } else {
+            extras[li] as u32
+        };
+        let new_enter = if home == enter {
+            self.line(column, enter, at)
+        } else {
+            extras[ei] as u32
+        };
+        let nh =
+            (self.md.after(h, s) + new_leave + new_enter) - extras[li] as u32 - extras[ei] as u32;
         if nh > limit {
             return Err(nh);
         }
-        let (li, ei) = (li & (MAX_CELLS - 1), ei & (MAX_CELLS - 1));
         Ok((
             nh,
             [

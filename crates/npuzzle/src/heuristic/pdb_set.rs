@@ -144,7 +144,7 @@ impl Partition {
     /// [`MAX_DEFAULT_ENTRIES`] entries each.
     pub fn default_for(shape: Shape) -> Option<Partition> {
         let n = shape.cells();
-        if n > super::pdb::MAX_PDB_CELLS || n < 4 {
+        if !(4..=super::pdb::MAX_PDB_CELLS).contains(&n) {
             return None;
         }
         match (shape.width(), shape.height()) {
