@@ -139,7 +139,7 @@ impl std::fmt::Debug for ProgressHook {
 /// How often a worker publishes its node count and checks the limits (power of two).
 const CHECK_EVERY: u64 = 256;
 /// Subtrees wanted per thread before searching in parallel.
-const ITEMS_PER_THREAD: usize = 32;
+const ITEMS_PER_THREAD: usize = 24;
 /// Least time between two progress reports.
 const REPORT_EVERY: Duration = Duration::from_millis(500);
 
