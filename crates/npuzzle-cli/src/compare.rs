@@ -135,6 +135,7 @@ fn run_row(
                 .heuristic(heuristic)
                 .limits(limits.clone())
                 .pdb_source(pdb.source(npuzzle::Building::Quick))
+                .single_thread(true)
                 .build();
             solvers.push((shape, solver));
         }

@@ -5,7 +5,7 @@
 //! latency percentiles and errors. A second phase repeats the 3×3 load while a burst of 4×4
 //! and 5×5 solves runs, to show that heavy work cannot starve the cheap requests.
 
-use crate::pdb::{PdbOptions, set_for};
+use crate::pdb::PdbOptions;
 use anyhow::{Context, Result, bail};
 use npuzzle::random::random_solvable;
 use npuzzle::{Board, Shape};
@@ -125,7 +125,7 @@ pub fn run(
     heavy: usize,
     pdb: &PdbOptions,
 ) -> Result<ExitCode> {
-    let pdbs = vec![set_for(&Board::goal(Shape::new(4, 4)?), pdb)?];
+    let pdbs = pdb.source(npuzzle::Building::Quick).for_service()?;
     let config = ServerConfig {
         pdbs,
         log_requests: false,

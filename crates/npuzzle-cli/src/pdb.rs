@@ -14,6 +14,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Pattern-database options shared by `solve`, `check`, `bench` and `pdb`.
@@ -71,11 +72,31 @@ impl PdbOptions {
                 );
             }
             PdbEvent::Rebuilding(path, why) => {
+                bar.reset();
                 eprintln!(
-                    "npuzzle: {} is damaged ({why}); rebuilding it",
+                    "npuzzle: {} is damaged or outdated ({why}); rebuilding it",
                     path.display()
                 );
             }
+            PdbEvent::Plan {
+                partition,
+                databases,
+                entries,
+                peak_bytes,
+            } => eprintln!(
+                "npuzzle: building {databases} {partition} pattern database(s): {} on disk, up to {} of memory while building{} (once; cached in {dir})",
+                megabytes(*entries),
+                megabytes(*peak_bytes),
+                if *entries > 100_000_000 {
+                    ", minutes on two cores"
+                } else {
+                    ""
+                }
+            ),
+            PdbEvent::NotSaved(path, why) => eprintln!(
+                "npuzzle: warning: cannot save {} ({why}); using the database from memory",
+                path.display()
+            ),
             PdbEvent::Built(tiles, secs) => {
                 bar.finish_and_clear();
                 eprintln!("npuzzle: built tiles {tiles:?} in {secs:.1} s");
@@ -89,9 +110,15 @@ impl PdbOptions {
                 bar.set_position(*filled);
                 bar.set_message(format!("pattern database layer {layer}"));
             }
-            PdbEvent::Weaker { using, stronger } => eprintln!(
-                "npuzzle: using the {using} pattern databases; `npuzzle pdb build --partition {stronger}` builds stronger ones (minutes, once)"
-            ),
+            PdbEvent::Weaker { using, stronger } => {
+                // Once per run, however many solvers a run makes.
+                static SHOWN: AtomicBool = AtomicBool::new(false);
+                if !SHOWN.swap(true, Ordering::Relaxed) {
+                    eprintln!(
+                        "npuzzle: using the {using} pattern databases; `npuzzle pdb build --partition {stronger}` builds stronger ones (minutes, once)"
+                    )
+                }
+            }
             PdbEvent::Unavailable(why) => {
                 eprintln!("npuzzle: no pattern databases ({why}); solving without them")
             }
@@ -102,6 +129,15 @@ impl PdbOptions {
             build,
             events: Some(Arc::new(events)),
         }
+    }
+}
+
+/// `bytes` for people: megabytes below a gigabyte, else gigabytes.
+fn megabytes(bytes: u64) -> String {
+    if bytes < 1_000_000_000 {
+        format!("{:.0} MB", bytes as f64 / 1e6)
+    } else {
+        format!("{:.1} GB", bytes as f64 / 1e9)
     }
 }
 

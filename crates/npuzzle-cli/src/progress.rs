@@ -1,11 +1,12 @@
 //! Progress of long searches on a terminal: the library's engine reports its bound and states
 //! expanded; here they become a spinner line on stderr, shown only once a search has run for
-//! more than a second and never when stderr is not a terminal.
+//! more than a second and never when stderr is not a terminal. One hook serves every search of
+//! a run: the line appears for each long search and is cleared when that search ends.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle::search::{ProgressHook, SearchProgress};
 use std::io::IsTerminal;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// A hook drawing a spinner for searches longer than a second, or `None` off a terminal.
@@ -13,28 +14,37 @@ pub fn search_progress() -> Option<ProgressHook> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
+    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
     let hook = move |p: &SearchProgress| {
+        let Ok(mut bar) = bar.lock() else {
+            return;
+        };
         if p.finished {
-            bar.finish_and_clear();
+            if let Some(b) = bar.take() {
+                b.finish_and_clear();
+            }
             return;
         }
         if p.elapsed < Duration::from_secs(1) {
             return;
         }
+        let b = bar.get_or_insert_with(|| {
+            let b = ProgressBar::new_spinner();
+            b.set_style(
+                ProgressStyle::with_template("{spinner} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            b
+        });
         let rate = p.expanded as f64 / p.elapsed.as_secs_f64().max(1e-9);
-        bar.set_message(format!(
+        b.set_message(format!(
             "IDA* bound {}: {} states expanded, {:.1} M/s, {:.0} s",
             p.bound,
             p.expanded,
             rate / 1e6,
             p.elapsed.as_secs_f64()
         ));
-        bar.tick();
+        b.tick();
     };
     Some(ProgressHook(Arc::new(hook)))
 }

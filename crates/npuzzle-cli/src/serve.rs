@@ -1,10 +1,9 @@
 //! `npuzzle serve`: the web page and JSON API on one address, until Ctrl-C.
 
-use crate::pdb::{PdbOptions, set_for};
+use crate::pdb::PdbOptions;
 use anyhow::{Context, Result};
 use clap::Args;
 use npuzzle::Building;
-use npuzzle::{Board, Shape};
 use npuzzle_web::ServerConfig;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -22,7 +21,8 @@ pub struct ServeArgs {
     /// Searches (anything but 3×3 table lookups) allowed at once.
     #[arg(long, default_value_t = 2)]
     pub heavy: usize,
-    /// Serve 4×4 without pattern databases (IDA* with linear conflict under the budget).
+    /// Serve without pattern databases (4×4 by IDA* with linear conflict under the budget,
+    /// larger boards by the constructive solver).
     #[arg(long)]
     pub no_pdb: bool,
     /// Do not log requests.
@@ -43,17 +43,15 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     if !(args.budget.is_finite() && args.budget > 0.0) {
         anyhow::bail!("--budget must be a positive number of seconds");
     }
-    // 4x4 databases are built at start-up if need be (seconds); 5x5 ones are used when cached.
-    let mut pdbs = Vec::new();
-    if !args.no_pdb {
-        pdbs.push(set_for(&Board::goal(Shape::new(4, 4)?), &args.pdb)?);
-        let five = Board::goal(Shape::new(5, 5)?);
-        if args.pdb.pdb.is_none()
-            && let Some(set) = args.pdb.source(Building::Never).provide(&five)?
-        {
-            pdbs.push(set);
-        }
-    }
+    // Which databases to keep loaded is the library's decision (see `PdbSource::for_service`).
+    let pdbs = if args.no_pdb {
+        Vec::new()
+    } else {
+        args.pdb
+            .source(Building::Quick)
+            .for_service()
+            .context("pattern databases")?
+    };
     let config = ServerConfig {
         solve_budget: Duration::from_secs_f64(args.budget.min(3600.0)),
         heavy_solves: args.heavy.max(1),

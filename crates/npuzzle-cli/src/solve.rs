@@ -38,8 +38,9 @@ pub struct SolveArgs {
     /// Solving method; `auto` picks the fastest optimal one for the board size.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: AlgorithmArg,
-    /// Heuristic for astar, idastar and greedy (default: pattern databases for auto on 4×4,
-    /// linear conflict otherwise).
+    /// Heuristic for astar, idastar and greedy (default: pattern databases for auto on boards
+    /// of 16 to 32 cells, linear conflict otherwise). Naming one with auto on a board past 16
+    /// cells searches optimally with it instead of answering constructively.
     #[arg(long, value_enum)]
     pub heuristic: Option<HeuristicArg>,
     #[command(flatten)]
@@ -96,8 +97,9 @@ impl LimitArgs {
 /// Solving methods on the command line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum AlgorithmArg {
-    /// Fastest optimal method for the size: table (≤ 10 cells), IDA* over pattern databases
-    /// (4×4), IDA* with linear conflict (≤ 16 cells); beyond, the constructive solver (not optimal).
+    /// Fastest optimal method for the size: table (≤ 10 cells), IDA* with linear conflict
+    /// (11 to 15 cells), IDA* over pattern databases (16 to 32 cells, built on first use);
+    /// beyond, the constructive solver (not optimal).
     Auto,
     /// Complete reverse-BFS table (boards of at most 10 cells).
     Table,
@@ -138,7 +140,7 @@ pub enum HeuristicArg {
     Manhattan,
     /// Manhattan plus linear conflicts.
     LinearConflict,
-    /// Additive pattern databases (4×4; see --pdb).
+    /// Additive pattern databases (boards of at most 32 cells; see --pdb).
     Pdb,
 }
 

@@ -32,7 +32,8 @@ pub struct ServerConfig {
     pub heavy_solves: usize,
     /// How long a request waits for a search slot before the server answers "busy".
     pub queue_wait: Duration,
-    /// Pattern databases for 4×4 boards (blank-last canonical goal), when available.
+    /// Pattern databases kept loaded (blank-last canonical goals, one set per shape at most;
+    /// see `PdbSource::for_service`).
     pub pdbs: Vec<Arc<PdbSet>>,
     /// Largest request body accepted, in bytes.
     pub max_body: usize,

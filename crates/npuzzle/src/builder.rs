@@ -10,7 +10,7 @@
 //! databases on a board over 16 cells answers with the constructive solver (not optimal), since
 //! an optimal search without them is hopeless there.
 
-use crate::board::Board;
+use crate::board::{Board, Shape};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::PdbError;
 use crate::heuristic::pdb_file::PdbCache;
@@ -25,17 +25,37 @@ use std::sync::Arc;
 /// Receives what provisioning does (loads, builds, build progress), e.g. to draw a progress bar.
 pub type PdbEvents = Arc<dyn Fn(&PdbEvent) + Send + Sync>;
 
-/// Whether provisioning may build databases that are not cached.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+/// Whether provisioning may build databases that are not cached (or damaged, or of an older
+/// format): the same policy for a named partition and for the rule's choice.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Building {
     /// Only cached databases are used.
     #[default]
     Never,
-    /// The default partition is built when it is small (at most [`QUICK_BUILD_ENTRIES`]
+    /// Databases are built when they are small (at most [`QUICK_BUILD_ENTRIES`]
     /// entries in all: seconds, e.g. 6-6-3 on 4×4).
     Quick,
-    /// The default partition is built whatever it costs (minutes and 510 MB for 5×5).
+    /// Databases are built whatever they cost (minutes and 510 MB for 5×5).
     Always,
+}
+
+impl Building {
+    /// Whether this policy lets `partition` be built for `shape` (any of its databases that
+    /// is missing, damaged or outdated).
+    pub fn allows(self, partition: &Partition, shape: Shape) -> bool {
+        match self {
+            Building::Never => false,
+            Building::Quick => {
+                partition
+                    .patterns
+                    .iter()
+                    .map(|t| crate::rank::permutations_count(shape.cells(), t.len()))
+                    .sum::<u64>()
+                    <= QUICK_BUILD_ENTRIES
+            }
+            Building::Always => true,
+        }
+    }
 }
 
 /// Most entries of a default partition that [`Building::Quick`] builds.
@@ -72,51 +92,50 @@ impl PdbSource {
     }
 
     /// The databases for `goal` (any goal: they are made for its canonical form): the named
-    /// partition, else the strongest cached one, else the default built when allowed.
-    /// `Ok(None)` when none is cached and building is not allowed (or the board is too large).
+    /// partition, else the strongest cached one that loads, else the default built when the
+    /// policy allows. `Ok(None)` when none of those is available (or the board is too large).
     pub fn provide(&self, goal: &Board) -> Result<Option<Arc<PdbSet>>, PdbError> {
         let shape = goal.shape();
         let canonical = Canonical::of(goal).goal;
-        let partition = match &self.partition {
-            Some(spec) => Some(Partition::parse(spec, shape)?),
-            None => {
-                let candidates = Partition::candidates(shape);
-                let cached = candidates.iter().position(|p| {
-                    self.cache.as_ref().is_some_and(|c| {
-                        p.patterns
-                            .iter()
-                            .all(|t| c.path_for(&canonical, t).exists())
-                    })
-                });
-                let n = shape.cells();
-                let chosen = match cached {
-                    Some(i) => Some(candidates[i].clone()),
-                    None => Partition::default_for(shape).filter(|p| match self.build {
-                        Building::Never => false,
-                        Building::Quick => {
-                            p.patterns
-                                .iter()
-                                .map(|t| crate::rank::permutations_count(n, t.len()))
-                                .sum::<u64>()
-                                <= QUICK_BUILD_ENTRIES
-                        }
-                        Building::Always => true,
-                    }),
-                };
-                if let Some(p) = &chosen
-                    && candidates.first().is_some_and(|best| best != p)
-                {
-                    self.event(PdbEvent::Weaker {
-                        using: p.name.clone(),
-                        stronger: candidates[0].name.clone(),
-                    });
-                }
-                chosen
+        if let Some(spec) = &self.partition {
+            let partition = Partition::parse(spec, shape)?;
+            return self.load(&canonical, partition).map(Some);
+        }
+        let candidates = Partition::candidates(shape);
+        let cached = candidates.iter().filter(|p| {
+            self.cache.as_ref().is_some_and(|c| {
+                p.patterns
+                    .iter()
+                    .all(|t| c.path_for(&canonical, t).exists())
+            })
+        });
+        let default = Partition::default_for(shape).filter(|p| self.build.allows(p, shape));
+        let mut seen = Vec::new();
+        for partition in cached.cloned().chain(default) {
+            if seen.contains(&partition.name) {
+                continue;
             }
-        };
-        let Some(partition) = partition else {
-            return Ok(None);
-        };
+            seen.push(partition.name.clone());
+            if candidates.first().is_some_and(|best| best != &partition) {
+                self.event(PdbEvent::Weaker {
+                    using: partition.name.clone(),
+                    stronger: candidates[0].name.clone(),
+                });
+            }
+            match self.load(&canonical, partition) {
+                Ok(set) => return Ok(Some(set)),
+                Err(e @ (PdbError::NotCached(_) | PdbError::Corrupt { .. })) => {
+                    self.event(PdbEvent::Unavailable(e.to_string()))
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(None)
+    }
+
+    /// Loads `partition`'s databases toward the canonical goal, building what the policy allows.
+    fn load(&self, canonical: &Board, partition: Partition) -> Result<Arc<PdbSet>, PdbError> {
+        let shape = canonical.shape();
         let progress = |layer: u32, _states: u64, filled: u64, total: u64| {
             self.event(PdbEvent::Layer {
                 layer,
@@ -125,14 +144,66 @@ impl PdbSource {
             })
         };
         let mut events = |e: PdbEvent| self.event(e);
+        let may_build = self.build.allows(&partition, shape);
         let set = PdbSet::load_or_build(
-            &canonical,
+            canonical,
             partition,
             self.cache.as_ref(),
+            may_build,
             &progress,
             &mut events,
         )?;
-        Ok(Some(Arc::new(set)))
+        Ok(Arc::new(set))
+    }
+
+    /// The databases a long-running service (the web server) keeps loaded, decided here once.
+    /// With a named partition: its databases on every shape it fits (built if need be, since
+    /// they were asked for); an error if it fits no board of 16 to 32 cells. Otherwise, for
+    /// every shape of 16 to 32 cells, the strongest set cached; 4×4's default is built when
+    /// nothing is cached and the policy allows (seconds), larger defaults never at start-up
+    /// (minutes each; `npuzzle pdb build --size WxH` makes them).
+    pub fn for_service(&self) -> Result<Vec<Arc<PdbSet>>, PdbError> {
+        let shapes: Vec<Shape> = (2..=MAX_CELLS / 2)
+            .flat_map(|w| (2..=MAX_CELLS / 2).map(move |h| (w, h)))
+            .filter(|&(w, h)| (16..=MAX_CELLS).contains(&(w * h)))
+            .filter_map(|(w, h)| Shape::new(w, h).ok())
+            .collect();
+        let mut sets = Vec::new();
+        if let Some(spec) = &self.partition {
+            let source = PdbSource {
+                build: Building::Always,
+                ..self.clone()
+            };
+            for &shape in &shapes {
+                if Partition::parse(spec, shape).is_ok() {
+                    sets.extend(source.provide(&Board::goal(shape))?);
+                }
+            }
+            if sets.is_empty() {
+                let why = Shape::new(4, 4)
+                    .map_err(|e| e.to_string())
+                    .and_then(|four| Partition::parse(spec, four).map_err(|e| e.to_string()))
+                    .err()
+                    .unwrap_or_default();
+                return Err(PdbError::BadPattern(format!(
+                    "`{spec}` fits no board of 16 to {MAX_CELLS} cells (on 4x4: {why})"
+                )));
+            }
+            return Ok(sets);
+        }
+        for shape in shapes {
+            let square = shape.width() == 4 && shape.height() == 4;
+            let source = PdbSource {
+                build: if square {
+                    self.build.min(Building::Quick)
+                } else {
+                    Building::Never
+                },
+                ..self.clone()
+            };
+            sets.extend(source.provide(&Board::goal(shape))?);
+        }
+        Ok(sets)
     }
 }
 
@@ -146,6 +217,7 @@ pub struct SolverBuilder {
     source: PdbSource,
     loaded: Vec<Arc<PdbSet>>,
     fallback: bool,
+    single_thread: bool,
 }
 
 impl SolverBuilder {
@@ -159,6 +231,7 @@ impl SolverBuilder {
             source: PdbSource::default(),
             loaded: Vec::new(),
             fallback: false,
+            single_thread: false,
         }
     }
 
@@ -200,6 +273,12 @@ impl SolverBuilder {
         self
     }
 
+    /// Keep every search on one core (see [`Solver::with_single_thread`]).
+    pub fn single_thread(mut self, single: bool) -> SolverBuilder {
+        self.single_thread = single;
+        self
+    }
+
     /// Whether this solver wants pattern databases: always for the `pdb` heuristic, and for
     /// `auto` on boards of 16 to 32 cells without a complete table.
     pub fn wants_pdbs(&self) -> bool {
@@ -237,8 +316,12 @@ impl SolverBuilder {
             };
             match set {
                 Some(set) => {
-                    return Solver::with_pdbs(self.goal, self.algorithm, set, self.limits)
-                        .map(|s| s.with_fallback(self.fallback));
+                    return Solver::with_pdbs(self.goal, self.algorithm, set, self.limits).map(
+                        |s| {
+                            s.with_fallback(self.fallback)
+                                .with_single_thread(self.single_thread)
+                        },
+                    );
                 }
                 None if explicit => {
                     return Err(SolveError::Pdb(format!(
@@ -253,7 +336,17 @@ impl SolverBuilder {
             .heuristic
             .filter(|&h| h != HeuristicKind::Pdb)
             .unwrap_or(HeuristicKind::LinearConflict);
-        Solver::new(self.goal, self.algorithm, heuristic, self.limits)
-            .map(|s| s.with_fallback(self.fallback))
+        // `auto` with a heuristic named on a board without a table searches with it (optimal,
+        // however long), rather than going constructive past 16 cells.
+        let algorithm = match self.algorithm {
+            Algorithm::Auto if self.heuristic.is_some() && !Table::supports(self.goal.shape()) => {
+                Algorithm::IdaStar
+            }
+            a => a,
+        };
+        Solver::new(self.goal, algorithm, heuristic, self.limits).map(|s| {
+            s.with_fallback(self.fallback)
+                .with_single_thread(self.single_thread)
+        })
     }
 }

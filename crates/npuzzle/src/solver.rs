@@ -184,6 +184,8 @@ pub struct Solver {
     fast: Option<Arc<FastEval>>,
     /// Answer with the constructive solver (labelled not optimal) when a search hits a limit.
     fallback: bool,
+    /// Keep every search on one core (deterministic node counts, e.g. for comparisons).
+    single_thread: bool,
 }
 
 impl Solver {
@@ -252,6 +254,7 @@ impl Solver {
             table,
             fast: fast.map(Arc::new),
             fallback: false,
+            single_thread: false,
         })
     }
 
@@ -288,6 +291,14 @@ impl Solver {
     /// when a search hits a time, node or memory limit (but not when cancelled).
     pub fn with_fallback(mut self, fallback: bool) -> Solver {
         self.fallback = fallback;
+        self
+    }
+
+    /// The same solver, keeping every search on one core when `single` (node counts are then
+    /// the same on every run; by default searches with pattern databases or on boards past
+    /// 16 cells are split over all cores).
+    pub fn with_single_thread(mut self, single: bool) -> Solver {
+        self.single_thread = single;
         self
     }
 
@@ -389,7 +400,8 @@ impl Solver {
         }
         // The engine splits a search over all cores for pattern databases and boards past 4×4;
         // small boards stay on one core (a batch already keeps every core busy).
-        let parallel = self.pdbs().is_some() || self.goal.shape().cells() > 16;
+        let parallel =
+            !self.single_thread && (self.pdbs().is_some() || self.goal.shape().cells() > 16);
         let pruner = MovePruner::standard();
         let found = match (&self.heuristics, self.fast.as_deref()) {
             (_, Some(fast)) if algorithm == Algorithm::IdaStar => {
@@ -410,7 +422,7 @@ impl Solver {
                 let found = match PdbEval::new(set) {
                     Some(e) if algorithm == Algorithm::IdaStar => {
                         search::check_solvable(&b, set.goal())
-                            .and_then(|()| engine::run(&b, &e, pruner, limits, true))
+                            .and_then(|()| engine::run(&b, &e, pruner, limits, parallel))
                     }
                     _ => self.run(algorithm, &b, set.goal(), set.as_ref(), limits),
                 };

@@ -3,6 +3,7 @@
 //! Korf instances; both goal conventions work through the canonical mapping.
 
 use npuzzle::heuristic::HeuristicKind;
+use npuzzle::heuristic::pdb_set::PdbEvent;
 use npuzzle::heuristic::pdb_set::{Partition, PdbSet};
 use npuzzle::search::Limits;
 use npuzzle::{Algorithm, Board, Building, Move, Outcome, PdbSource, Shape, Solver, SolverBuilder};
@@ -18,8 +19,15 @@ fn five_five_five() -> Arc<PdbSet> {
     SET.get_or_init(|| {
         let shape = Shape::new(4, 4).unwrap();
         let partition = Partition::preset("5-5-5", shape).unwrap();
-        let set = PdbSet::load_or_build(&Board::goal(shape), partition, None, &quiet, &mut |_| {})
-            .unwrap();
+        let set = PdbSet::load_or_build(
+            &Board::goal(shape),
+            partition,
+            None,
+            true,
+            &quiet,
+            &mut |_| {},
+        )
+        .unwrap();
         Arc::new(set)
     })
     .clone()
@@ -151,6 +159,27 @@ fn partitions_are_checked() {
     let p = Partition::parse("1,2,3,4,5,6,7/8,9,10,11,12,13,14,15", shape).unwrap();
     assert_eq!(p.patterns.len(), 2);
     assert_eq!(Partition::parse("6-6-3", shape).unwrap().patterns.len(), 3);
+    // a preset of another shape, and a partition too large to build, say so before any work
+    let five = Shape::new(5, 5).unwrap();
+    let e = Partition::parse("7-8", five).unwrap_err().to_string();
+    assert!(e.contains("for 4x4 boards") && e.contains("6-6-6-6"), "{e}");
+    let e = Partition::parse("blocks-8", five).unwrap_err().to_string();
+    assert!(e.contains("GB to build"), "{e}");
+    let e = Partition::parse("blocks-9", five).unwrap_err().to_string();
+    assert!(e.contains("blocks-K takes K from 1 to 8"), "{e}");
+    let e = Partition::parse("1,2/3,x", Shape::new(6, 5).unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("blocks-K") && !e.contains("7-8"), "{e}");
+    // 7 tiles on 4x5 (5.1 GB while building) is allowed, 7 on 5x5 (31 GB) is not
+    assert!(Partition::parse("blocks-7", Shape::new(4, 5).unwrap()).is_ok());
+    assert!(Partition::parse("blocks-7", five).is_err());
+    let source = PdbSource {
+        partition: Some("blocks-8".into()),
+        build: Building::Always,
+        ..PdbSource::default()
+    };
+    assert!(source.provide(&Board::goal(five)).is_err());
 }
 
 #[test]
@@ -208,6 +237,97 @@ fn the_builder_chooses_databases_by_one_rule() {
         .unwrap();
     assert_eq!(s.effective_algorithm(), Algorithm::IdaStar);
     assert_eq!(s.pdbs().unwrap().partition().name, "blocks-3");
+    // auto with a named heuristic past 16 cells searches optimally with it
+    let s = SolverBuilder::new(Board::goal(Shape::new(5, 5).unwrap()))
+        .heuristic(Some(HeuristicKind::LinearConflict))
+        .build()
+        .unwrap();
+    assert_eq!(s.effective_algorithm(), Algorithm::IdaStar);
+    assert_eq!(s.heuristic(), HeuristicKind::LinearConflict);
+}
+
+/// The building policy holds for damaged and outdated files too: where building is not
+/// allowed they are reported and left alone, never rebuilt; where it is, they are rebuilt.
+#[test]
+fn damaged_files_are_rebuilt_only_where_building_is_allowed() {
+    use npuzzle::heuristic::pdb_file::PdbCache;
+    use std::sync::Mutex;
+    let dir = std::env::temp_dir().join(format!("npuzzle-policy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cache = PdbCache::new(&dir);
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal(shape);
+    let named = |build| PdbSource {
+        cache: Some(cache.clone()),
+        partition: Some("5-5-5".into()),
+        build,
+        ..PdbSource::default()
+    };
+    // not cached and not buildable: an error naming what is missing
+    let e = named(Building::Never).provide(&goal).unwrap_err();
+    assert!(e.to_string().contains("not cached"), "{e}");
+    assert!(cache.files().is_empty());
+    // built once, then loaded
+    let set = named(Building::Quick).provide(&goal).unwrap().unwrap();
+    let files = cache.files();
+    assert_eq!(files.len(), set.partition().patterns.len());
+    // a damaged file: reported, not rebuilt, under Never; auto goes without databases
+    let mut bytes = std::fs::read(&files[0]).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x01;
+    std::fs::write(&files[0], &bytes).unwrap();
+    let e = named(Building::Never).provide(&goal).unwrap_err();
+    assert!(e.to_string().contains("checksum"), "{e}");
+    assert_eq!(std::fs::read(&files[0]).unwrap(), bytes);
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let seen = events.clone();
+    let auto = PdbSource {
+        cache: Some(cache.clone()),
+        partition: None,
+        build: Building::Never,
+        events: Some(Arc::new(move |e: &PdbEvent| {
+            seen.lock().unwrap().push(format!("{e:?}"))
+        })),
+    };
+    let s = SolverBuilder::new(goal.clone())
+        .pdb_source(auto)
+        .build()
+        .unwrap();
+    assert!(s.pdbs().is_none());
+    assert!(
+        events
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|e| e.contains("Unavailable")),
+        "{events:?}"
+    );
+    assert_eq!(std::fs::read(&files[0]).unwrap(), bytes);
+    // where building is allowed it is rebuilt, and loads again
+    named(Building::Quick).provide(&goal).unwrap().unwrap();
+    assert_ne!(std::fs::read(&files[0]).unwrap(), bytes);
+    named(Building::Never).provide(&goal).unwrap().unwrap();
+    // a service loads what is cached (and, with building allowed, 4x4's default only)
+    let service = PdbSource {
+        cache: Some(cache.clone()),
+        partition: None,
+        build: Building::Never,
+        events: None,
+    };
+    let sets = service.for_service().unwrap();
+    assert_eq!(sets.len(), 1);
+    assert_eq!(sets[0].goal().shape(), shape);
+    assert_eq!(sets[0].partition().name, "5-5-5");
+    // a named partition that fits no shape is an error
+    assert!(
+        PdbSource {
+            partition: Some("1,2/3".into()),
+            ..service.clone()
+        }
+        .for_service()
+        .is_err()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `goal` after `steps` random blank moves that never undo the previous one.
@@ -243,8 +363,9 @@ fn larger_boards_agree_with_linear_conflict() {
         let goal = Board::goal(shape);
         let partition = Partition::blocks(shape, k).unwrap();
         partition.check(shape).unwrap();
-        let set =
-            Arc::new(PdbSet::load_or_build(&goal, partition, None, &quiet, &mut |_| {}).unwrap());
+        let set = Arc::new(
+            PdbSet::load_or_build(&goal, partition, None, true, &quiet, &mut |_| {}).unwrap(),
+        );
         assert_eq!(set.reflection().is_some(), w == h);
         let pdb = SolverBuilder::new(goal.clone())
             .pdb_set(set.clone())

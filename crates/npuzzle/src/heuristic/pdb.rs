@@ -30,6 +30,17 @@ pub const MAX_PDB_CELLS: usize = 32;
 /// Largest pattern (8 tiles on 4×4 is 518,918,400 entries).
 pub const MAX_PATTERN_TILES: usize = 8;
 
+/// Most memory one database build may take (8 GiB): the 8-tile 4×4 database needs 3.6 GB, a
+/// 7-tile 4×5 one 5.1 GB; a 7-tile 5×5 one (31 GB) is refused before anything is allocated.
+pub const MAX_BUILD_BYTES: u64 = 8 << 30;
+
+/// Bytes a build of a `k`-tile database on a board of `n` cells holds at its peak: one entry
+/// byte and three cell masks (2 bytes each up to 16 cells, 4 beyond) per rank.
+pub fn build_bytes(n: usize, k: usize) -> u64 {
+    let mask = if n <= 16 { 2 } else { 4 };
+    permutations_count(n, k).saturating_mul(1 + 3 * mask)
+}
+
 /// Entry value of a rank no layer reached (impossible for a connected board).
 pub const UNSET: u8 = 0xFF;
 
@@ -42,6 +53,9 @@ pub enum PdbError {
     /// A pattern mentions a tile twice, the blank, or a tile not on the board.
     #[error("bad pattern: {0}")]
     BadPattern(String),
+    /// Databases that are neither cached nor allowed to be built here.
+    #[error("{0}")]
+    NotCached(String),
     /// A file that is not a valid database.
     #[error("{path}: {reason}")]
     Corrupt {
@@ -96,6 +110,21 @@ impl std::fmt::Debug for PatternDb {
 /// Progress of a build: layer, states in the new layer, ranks with an entry so far, total ranks.
 pub type Progress<'a> = &'a (dyn Fn(u32, u64, u64, u64) + Sync);
 
+/// Refuses a `k`-tile database on `shape` whose build would take more than [`MAX_BUILD_BYTES`].
+pub fn check_build_size(shape: Shape, k: usize) -> Result<(), PdbError> {
+    let n = shape.cells();
+    let bytes = build_bytes(n, k);
+    if bytes > MAX_BUILD_BYTES {
+        return Err(PdbError::Unsupported(format!(
+            "a pattern of {k} tiles on a {shape} board has {} entries and needs {:.1} GB to build, more than the {} GiB allowed; use smaller patterns",
+            permutations_count(n, k),
+            bytes as f64 / 1e9,
+            MAX_BUILD_BYTES >> 30
+        )));
+    }
+    Ok(())
+}
+
 /// Checks a pattern against a goal.
 pub fn check_pattern(goal: &Board, tiles: &[Tile]) -> Result<(), PdbError> {
     let n = goal.shape().cells();
@@ -123,6 +152,7 @@ pub fn check_pattern(goal: &Board, tiles: &[Tile]) -> Result<(), PdbError> {
             return Err(PdbError::BadPattern(format!("tile {t} appears twice")));
         }
     }
+    check_build_size(goal.shape(), tiles.len())?;
     Ok(())
 }
 

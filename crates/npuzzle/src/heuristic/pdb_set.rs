@@ -2,8 +2,9 @@
 //! with the diagonal reflection where the goal allows it.
 //!
 //! Partitions are written as tile lists separated by `/` (`1,2,3,4,5,6,7,8/9,10,11,12,13,14,15`),
-//! and the presets `5-5-5`, `6-6-3` and `7-8` name the standard 4×4 partitions (in the canonical
-//! blank-last labelling; see [`crate::symmetry`]).
+//! the presets `5-5-5`, `6-6-3` and `7-8` name the standard 4×4 partitions and `6-6-6-6` Korf and
+//! Felner's 5×5 one (in the canonical blank-last labelling; see [`crate::symmetry`]), and
+//! `blocks-K` cuts any board of at most 32 cells into compact blocks of `K` tiles.
 
 use super::Heuristic;
 use super::pdb::MAX_PATTERN_TILES;
@@ -174,10 +175,29 @@ impl Partition {
         all
     }
 
-    /// A preset name or a spec like `1,2,3/4,5,6,7/8,9,10,11,12,13,14,15`.
+    /// A preset name or a spec like `1,2,3/4,5,6,7/8,9,10,11,12,13,14,15`, checked against
+    /// `shape` (every tile once, each database small enough to build).
     pub fn parse(spec: &str, shape: Shape) -> Result<Partition, PdbError> {
+        let spec = spec.trim();
         if let Some(p) = Partition::preset(spec, shape) {
+            p.check(shape)?;
             return Ok(p);
+        }
+        if let Some(home) = [16, 25]
+            .into_iter()
+            .filter_map(Shape::square_with_cells)
+            .find(|&s| PRESETS.contains(&spec) && Partition::preset(spec, s).is_some())
+        {
+            return Err(PdbError::BadPattern(format!(
+                "the {spec} partition is for {home} boards, not {shape}; {}",
+                Partition::choices(shape)
+            )));
+        }
+        if spec.starts_with("blocks-") {
+            return Err(PdbError::BadPattern(format!(
+                "`{spec}`: blocks-K takes K from 1 to {MAX_PATTERN_TILES}, on boards of at most {} cells",
+                super::pdb::MAX_PDB_CELLS
+            )));
         }
         let patterns = spec
             .split('/')
@@ -187,8 +207,8 @@ impl Partition {
                     .map(|t| {
                         t.trim().parse::<Tile>().map_err(|_| {
                             PdbError::BadPattern(format!(
-                                "`{t}` in `{spec}` is not a tile (expected e.g. 1,2,3/4,5,6 or one of {})",
-                                PRESETS.join(", ")
+                                "`{t}` in `{spec}` is not a tile; {}",
+                                Partition::choices(shape)
                             ))
                         })
                     })
@@ -201,6 +221,22 @@ impl Partition {
         };
         p.check(shape)?;
         Ok(p)
+    }
+
+    /// What a partition may be written as on `shape`, for messages.
+    fn choices(shape: Shape) -> String {
+        let presets: Vec<&str> = PRESETS
+            .iter()
+            .copied()
+            .filter(|name| Partition::preset(name, shape).is_some())
+            .collect();
+        let mut text = format!(
+            "expected tile lists such as 1,2,3/4,5,6 (every tile of the {shape} board once) or blocks-K"
+        );
+        if !presets.is_empty() {
+            text += &format!(", or a {shape} preset: {}", presets.join(", "));
+        }
+        text
     }
 
     /// Every tile of the board in exactly one pattern, at most [`MAX_PATTERNS`] patterns.
@@ -224,6 +260,15 @@ impl Partition {
                 "tile {missing} is in no pattern; every tile must be in exactly one"
             )));
         }
+        for pattern in &self.patterns {
+            if pattern.len() > MAX_PATTERN_TILES {
+                return Err(PdbError::BadPattern(format!(
+                    "a pattern has 1..={MAX_PATTERN_TILES} tiles, this one {}",
+                    pattern.len()
+                )));
+            }
+            super::pdb::check_build_size(shape, pattern.len())?;
+        }
         Ok(())
     }
 }
@@ -233,10 +278,24 @@ impl Partition {
 pub enum PdbEvent {
     /// Loaded from the cache.
     Loaded(std::path::PathBuf),
-    /// A cached file was damaged and is being rebuilt.
+    /// A cached file was damaged or of an older format and is being rebuilt.
     Rebuilding(std::path::PathBuf, String),
     /// Not cached; being built.
     Building(Vec<Tile>),
+    /// Databases of `partition` are about to be built: `databases` of them, `entries` in all
+    /// (one byte each on disk), at most `peak_bytes` of memory while one builds.
+    Plan {
+        /// The partition's name.
+        partition: String,
+        /// How many databases will be built.
+        databases: usize,
+        /// Their entries together.
+        entries: u64,
+        /// Peak memory of the largest build.
+        peak_bytes: u64,
+    },
+    /// A database built here could not be saved to the cache; it is used from memory.
+    NotSaved(std::path::PathBuf, String),
     /// Built (and saved, if a cache was given) in this many seconds.
     Built(Vec<Tile>, f64),
     /// A build finished breadth-first layer `layer`; `filled` of `total` entries are known.
@@ -306,44 +365,94 @@ impl PdbSet {
         })
     }
 
-    /// Loads each database from `cache` (when given) or builds it, saving what it builds.
-    /// Damaged cache files are reported through `events` and rebuilt.
+    /// Loads each database from `cache` (when given); the ones not cached, or damaged or
+    /// outdated there, are built when `may_build` allows (announced by a [`PdbEvent::Plan`]
+    /// first) and saved (a cache that cannot be written is reported and the databases are
+    /// used from memory). Without `may_build` a missing database is a
+    /// [`PdbError::NotCached`].
     pub fn load_or_build(
         goal: &Board,
         partition: Partition,
         cache: Option<&PdbCache>,
+        may_build: bool,
         progress: Progress,
         events: &mut dyn FnMut(PdbEvent),
     ) -> Result<PdbSet, PdbError> {
         partition.check(goal.shape())?;
-        let mut dbs = Vec::new();
+        let n = goal.shape().cells();
+        let mut dbs: Vec<Option<Arc<PatternDb>>> = Vec::with_capacity(partition.patterns.len());
+        let mut damaged: Vec<Option<(std::path::PathBuf, String)>> = Vec::new();
         for pattern in &partition.patterns {
-            if let Some(cache) = cache {
-                let path = cache.path_for(goal, pattern);
-                match cache.load(goal, pattern) {
-                    Ok(Some(db)) => {
-                        events(PdbEvent::Loaded(path));
-                        dbs.push(Arc::new(db));
-                        continue;
+            let (db, bad) = match cache {
+                Some(cache) => {
+                    let path = cache.path_for(goal, pattern);
+                    match cache.load(goal, pattern) {
+                        Ok(Some(db)) => {
+                            events(PdbEvent::Loaded(path));
+                            (Some(Arc::new(db)), None)
+                        }
+                        Ok(None) => (None, None),
+                        Err(PdbError::Corrupt { reason, .. }) => (None, Some((path, reason))),
+                        Err(e) => (None, Some((path, e.to_string()))),
                     }
-                    Ok(None) => events(PdbEvent::Building(pattern.clone())),
-                    Err(e) => events(PdbEvent::Rebuilding(path, e.to_string())),
                 }
-            } else {
-                events(PdbEvent::Building(pattern.clone()));
+                None => (None, None),
+            };
+            dbs.push(db);
+            damaged.push(bad);
+        }
+        let missing: Vec<usize> = (0..dbs.len()).filter(|&i| dbs[i].is_none()).collect();
+        if !missing.is_empty() && !may_build {
+            let what: Vec<String> = missing
+                .iter()
+                .map(|&i| match &damaged[i] {
+                    Some((path, why)) => format!("{} is unusable ({why})", path.display()),
+                    None => format!("tiles {:?} are not cached", partition.patterns[i]),
+                })
+                .collect();
+            return Err(PdbError::NotCached(format!(
+                "the {} databases for {} cannot be loaded and may not be built here: {}",
+                partition.name,
+                goal.shape(),
+                what.join("; ")
+            )));
+        }
+        if !missing.is_empty() {
+            let sizes = missing.iter().map(|&i| partition.patterns[i].len());
+            events(PdbEvent::Plan {
+                partition: partition.name.clone(),
+                databases: missing.len(),
+                entries: sizes
+                    .clone()
+                    .map(|k| crate::rank::permutations_count(n, k))
+                    .sum(),
+                peak_bytes: sizes
+                    .map(|k| super::pdb::build_bytes(n, k))
+                    .max()
+                    .unwrap_or(0),
+            });
+        }
+        for &i in &missing {
+            let pattern = &partition.patterns[i];
+            match damaged[i].take() {
+                Some((path, why)) => events(PdbEvent::Rebuilding(path, why)),
+                None => events(PdbEvent::Building(pattern.clone())),
             }
             let started = std::time::Instant::now();
             let db = PatternDb::build(goal, pattern, progress)?;
             if let Some(cache) = cache {
-                db.save(&cache.path_for(goal, pattern))?;
+                let path = cache.path_for(goal, pattern);
+                if let Err(e) = db.save(&path) {
+                    events(PdbEvent::NotSaved(path, e.to_string()));
+                }
             }
             events(PdbEvent::Built(
                 pattern.clone(),
                 started.elapsed().as_secs_f64(),
             ));
-            dbs.push(Arc::new(db));
+            dbs[i] = Some(Arc::new(db));
         }
-        PdbSet::new(goal, partition, dbs)
+        PdbSet::new(goal, partition, dbs.into_iter().flatten().collect())
     }
 
     /// The goal.

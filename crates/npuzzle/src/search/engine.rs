@@ -596,6 +596,7 @@ mod tests {
             &goal,
             Partition::preset("5-5-5", shape).unwrap(),
             None,
+            true,
             &|_, _, _, _| {},
             &mut |_| {},
         )
