@@ -6,12 +6,13 @@
 //! or for UVa separated by blank lines (so an empty answer, for a solved board, stays visible).
 
 use crate::input::{self, BoardOptions};
+use crate::output::NO_ANSWER;
 use crate::solve::{LimitArgs, Solvers};
 use anyhow::{Context, Result};
 use clap::Args;
 use npuzzle::judge::Format;
 use npuzzle::parity::is_solvable;
-use npuzzle::{Algorithm, Outcome, ParseErrorKind, Solution};
+use npuzzle::{Algorithm, Outcome, Solution};
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -107,7 +108,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let mut input_errors = 0usize;
     while let Some(puzzle) = reader.next_puzzle().context("cannot read the puzzles")? {
         if let Err(e) = &puzzle.board
-            && matches!(e.kind, ParseErrorKind::Format(_))
+            && !puzzle.answerable
         {
             eprintln!("puzzles: {e}");
             input_errors += 1;
@@ -157,7 +158,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             }
             AnswerLine::Text(s) => s,
         };
-        solvers.prepare(board.shape());
+        if solvers.needed(board) {
+            solvers.prepare(board.shape());
+        }
         let solver = solvers.get(board.shape());
         let goal = match &solver {
             Ok(s) => s.goal().clone(),
@@ -166,6 +169,14 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 .goal_for(board.shape(), args.board.goal_board()?.as_ref()),
         };
         let solvable = is_solvable(board, &goal).unwrap_or(false);
+        if text == NO_ANSWER {
+            writeln!(
+                out,
+                "{place}: invalid: no answer (the solver marked this board `{NO_ANSWER}`)"
+            )?;
+            t.invalid += 1;
+            continue;
+        }
         if text.eq_ignore_ascii_case("unsolvable") {
             if solvable {
                 writeln!(
@@ -193,8 +204,13 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             continue;
         }
         t.valid += 1;
-        let optimal_len = match solver.map(|s| s.solve(board)) {
-            Ok(Ok(Outcome::Solved(a))) if a.optimal => Some(a.solution.len()),
+        // Only a solver whose answer is optimal is run: another would be thrown away.
+        let optimal_len = match solver
+            .ok()
+            .filter(|s| s.effective_algorithm().is_optimal())
+            .map(|s| s.solve(board))
+        {
+            Some(Ok(Outcome::Solved(a))) if a.optimal => Some(a.solution.len()),
             _ => None,
         };
         match optimal_len {

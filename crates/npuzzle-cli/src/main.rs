@@ -3,6 +3,7 @@
 mod bench;
 mod check;
 mod compare;
+mod cube;
 mod input;
 mod load;
 mod output;
@@ -35,6 +36,8 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Say whether boards can reach the goal, with the inversion count and blank row.
     Parity(parity::ParityArgs),
+    /// UVa 716: whether sliding cubes (any number of dimensions) can be solved.
+    Cube(cube::CubeArgs),
     /// Build, list and verify cached pattern databases.
     Pdb(pdb::PdbArgs),
     /// Print random boards (uniform over solvable states unless --any-parity).
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Parity(args) => parity::run(args),
+        Command::Cube(args) => cube::run(args),
         Command::Pdb(args) => pdb::run(args),
         Command::Scramble(args) => scramble::run(args),
         Command::Serve(args) => serve::run(args),

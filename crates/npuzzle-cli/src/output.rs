@@ -6,6 +6,10 @@ use npuzzle::{Answer, Board, Solution};
 use serde::Serialize;
 use std::fmt::Write as _;
 
+/// The line written in place of an answer for a board that could not be read or solved: not
+/// a move string (no move letter `e`), not `unsolvable`, and understood by `npuzzle check`.
+pub const NO_ANSWER: &str = "error";
+
 /// How moves are written.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Notation {

@@ -6,7 +6,7 @@
 //! as `line N: …` and the batch goes on; the exit status is 1 when any board failed.
 
 use crate::input::{self, BoardOptions, FormatArg};
-use crate::output::{JsonAnswer, Notation, show_steps, stats_line};
+use crate::output::{JsonAnswer, NO_ANSWER, Notation, show_steps, stats_line};
 use crate::pdb::PdbOptions;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
@@ -196,6 +196,16 @@ impl Solvers {
         self
     }
 
+    /// Whether answering `board` needs a solver: not when it is already known to be unable to
+    /// reach the goal (parity), so no databases are built for it.
+    pub fn needed(&self, board: &Board) -> bool {
+        if self.by_shape.contains_key(&board.shape()) {
+            return true;
+        }
+        let goal = self.options.goal_for(board.shape(), self.goal.as_ref());
+        npuzzle::parity::is_solvable(board, &goal).unwrap_or(true)
+    }
+
     /// Makes sure a solver exists (or its error is remembered) for `shape`.
     pub fn prepare(&mut self, shape: Shape) {
         if !self.by_shape.contains_key(&shape) {
@@ -245,9 +255,12 @@ struct Piece {
     err: Vec<u8>,
     answers: usize,
     failures: usize,
+    problems: usize,
 }
 
 impl Piece {
+    /// A board that gets no answer: the marker line in its place on stdout (a JSON error
+    /// object in JSON lines), the reason on stderr.
     fn fail(&mut self, style: &Style, line: usize, message: &str) {
         self.failures += 1;
         let _ = writeln!(self.err, "line {line}: {message}");
@@ -255,7 +268,30 @@ impl Piece {
             let j = JsonAnswer::error(line, message.to_owned(), "error");
             let _ = serde_json::to_writer(&mut self.out, &j);
             self.out.push(b'\n');
+            self.answers += 1;
+        } else {
+            self.begin_answer(style);
+            self.out.extend_from_slice(NO_ANSWER.as_bytes());
+            self.out.push(b'\n');
         }
+    }
+
+    /// The answer for a board that cannot reach the goal.
+    fn unsolvable(&mut self, style: &Style, line: usize, board: &Board) {
+        if style.json {
+            let _ = serde_json::to_writer(&mut self.out, &JsonAnswer::unsolvable(line, board));
+            self.out.push(b'\n');
+            self.answers += 1;
+        } else {
+            self.begin_answer(style);
+            self.out.extend_from_slice(b"unsolvable\n");
+        }
+    }
+
+    /// A report about the input as a whole (not a board): stderr only.
+    fn report(&mut self, line: usize, message: &str) {
+        self.problems += 1;
+        let _ = writeln!(self.err, "line {line}: {message}");
     }
 
     fn begin_answer(&mut self, style: &Style) {
@@ -270,10 +306,14 @@ fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzz
     let line = puzzle.line;
     let board = match &puzzle.board {
         Ok(b) => b,
-        Err(e) => return piece.fail(style, line, &e.kind.to_string()),
+        Err(e) if !puzzle.answerable => return piece.report(e.line, &e.kind.to_string()),
+        Err(e) => return piece.fail(style, e.line, &e.kind.to_string()),
     };
     let solver = match solvers.get(board.shape()) {
         Ok(s) => s,
+        // No solver was made for a shape whose boards so far could not reach the goal (no
+        // databases built just to say `unsolvable`).
+        Err(_) if !solvers.needed(board) => return piece.unsolvable(style, line, board),
         Err(e) => return piece.fail(style, line, &e.to_string()),
     };
     if style.fast
@@ -288,16 +328,7 @@ fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzz
     }
     match solver.solve(board) {
         Err(e) => piece.fail(style, line, &e.to_string()),
-        Ok(Outcome::Unsolvable) => {
-            if style.json {
-                let _ = serde_json::to_writer(&mut piece.out, &JsonAnswer::unsolvable(line, board));
-                piece.out.push(b'\n');
-                piece.answers += 1;
-            } else {
-                piece.begin_answer(style);
-                piece.out.extend_from_slice(b"unsolvable\n");
-            }
-        }
+        Ok(Outcome::Unsolvable) => piece.unsolvable(style, line, board),
         Ok(Outcome::Solved(answer)) => {
             let databases = solver
                 .pdbs()
@@ -355,6 +386,8 @@ pub struct RunSummary {
     pub answered: usize,
     /// Boards that could not be read or solved.
     pub failures: usize,
+    /// Problems with the input as a whole (no board, a UVa count it does not match).
+    pub problems: usize,
 }
 
 /// Streams boards from `reader` to `out` (answers) and `err` (reports): a reader thread parses
@@ -398,7 +431,9 @@ pub fn stream<R: std::io::BufRead + Send + 'static>(
     for message in rx {
         let (format, chunk) = message.context("cannot read the input")?;
         for p in &chunk {
-            if let Ok(b) = &p.board {
+            if let Ok(b) = &p.board
+                && solvers.needed(b)
+            {
                 solvers.prepare(b.shape());
             }
         }
@@ -437,8 +472,9 @@ pub fn stream<R: std::io::BufRead + Send + 'static>(
                 out.flush()?;
                 err.write_all(&piece.err)?;
             }
-            summary.answered += piece.answers;
+            summary.answered += piece.answers - piece.failures.min(piece.answers);
             summary.failures += piece.failures;
+            summary.problems += piece.problems;
         }
     }
     out.flush()?;
@@ -474,10 +510,13 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let summary = stream(reader, &mut solvers, &options, &mut out, &mut io::stderr())?;
     if summary.failures > 0 {
         eprintln!(
-            "npuzzle: {} board(s) could not be answered (see the lines above)",
+            "npuzzle: {} board(s) could not be answered (marked `{NO_ANSWER}` in the output; reasons above)",
             summary.failures
         );
-        return Ok(ExitCode::from(1));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if summary.failures > 0 || summary.problems > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

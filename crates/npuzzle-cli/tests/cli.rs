@@ -115,7 +115,10 @@ fn forced_formats() {
     let o = npuzzle(&["solve", "--format", "hdu"], "1\n2 3 4 1 5 x 7 6 8\n");
     assert!(!o.status.success());
     assert!(stderr(&o).contains("line 1:"));
-    assert_solves("2 3 4 1 5 x 7 6 8", stdout(&o).trim_end(), GOAL, 19);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "error");
+    assert_solves("2 3 4 1 5 x 7 6 8", lines[1], GOAL, 19);
     let o = npuzzle(&["solve", "--format", "poj"], "2 3 4 1\n5 x\n7 6 8\n");
     assert_solves("2 3 4 1 5 x 7 6 8", stdout(&o).trim_end(), GOAL, 19);
 }
@@ -133,9 +136,11 @@ fn bad_boards_are_reported_and_the_batch_goes_on() {
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 2);
+    // One line per board, in order: the bad ones marked `error`.
+    assert_eq!(lines.len(), 7);
     assert_solves("2 3 4 1 5 x 7 6 8", lines[0], GOAL, 19);
-    assert_solves("1 2 3 4 5 6 7 x 8", lines[1], GOAL, 1);
+    assert_eq!(lines[1..6], ["error"; 5]);
+    assert_solves("1 2 3 4 5 6 7 x 8", lines[6], GOAL, 1);
     let err = stderr(&o);
     for (line, what) in [
         (2, "8 tiles do not make a square board"),
@@ -158,7 +163,10 @@ fn junk_line_of_a_million_tokens() {
     input.push_str("\n1 2 3 4 5 6 7 x 8\n");
     let o = npuzzle(&["solve"], &input);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(stdout(&o).lines().count(), 2);
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[1], "error");
     assert!(stderr(&o).contains("line 2: line is longer than"));
 }
 
@@ -385,7 +393,7 @@ fn limits_from_the_command_line() {
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("line 1: search stopped by the node limit"));
-    assert_eq!(stdout(&o), "r\n");
+    assert_eq!(stdout(&o), "error\nr\n");
     let o = npuzzle(
         &["solve", "--algorithm", "astar", "--timeout", "0.05"],
         "13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2\n",
@@ -560,4 +568,119 @@ fn parity_command() {
         "",
     );
     assert!(stdout(&o).starts_with("solvable"));
+}
+
+/// A batch with bad boards keeps one output line per board, so `check` lines them up.
+#[test]
+fn solve_then_check_lines_up_around_bad_boards() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-mixed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let puzzles = dir.join("mixed.txt");
+    std::fs::write(
+        &puzzles,
+        "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 7 x\n2 1 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 x 8\n",
+    )
+    .unwrap();
+    let o = npuzzle(&["solve", puzzles.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(1));
+    let answers = dir.join("answers.txt");
+    std::fs::write(&answers, &o.stdout).unwrap();
+    assert_eq!(stdout(&o).lines().nth(1), Some("error"));
+    let o = npuzzle(
+        &[
+            "check",
+            puzzles.to_str().unwrap(),
+            answers.to_str().unwrap(),
+        ],
+        "",
+    );
+    let report = stdout(&o);
+    assert!(report.contains("board 2"), "{report}");
+    assert!(
+        report.contains("checked 4 boards: 3 valid (3 optimal"),
+        "{report}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// UVa: datasets spread over lines are one board each; exactly the declared count is
+/// answered, extras reported on stderr only.
+#[test]
+fn uva_count_and_datasets_over_lines() {
+    let o = npuzzle(&["solve"], "1\n\n1 2\n3 4\n5 6 7 8 x\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "\n");
+    let o = npuzzle(
+        &["solve"],
+        "1\n\n1 2 3\n4 5 6\n7 8 9\n10 11 12 13 14 15 x\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = npuzzle(
+        &["solve"],
+        "2\n\n2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 x 8\n\n1 2 3 4 5 6 7 8 x\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let blocks: Vec<&str> = out.split("\n\n").collect();
+    assert_eq!(blocks.len(), 2, "{out:?}");
+    assert_eq!(blocks[1], "r\n");
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 7: dataset 3 is past the 2 declared"),
+        "{err}"
+    );
+    assert!(!err.contains("could not be answered"), "{err}");
+}
+
+#[test]
+fn empty_input_says_so() {
+    for input in ["", "  \n\n\t\n"] {
+        let o = npuzzle(&["solve"], input);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(
+            stderr(&o).contains("the input holds no board"),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(stdout(&o), "");
+    }
+}
+
+/// An unsolvable 4×4 board is answered at once: no databases are built for it.
+#[test]
+fn unsolvable_four_by_four_builds_nothing() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-unsolvable-{}", std::process::id()));
+    let o = npuzzle(
+        &["solve", "--pdb-dir", dir.to_str().unwrap()],
+        "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 x\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "unsolvable\n");
+    assert!(!stderr(&o).contains("building"), "{}", stderr(&o));
+    assert!(!dir.exists());
+}
+
+/// UVa 716: the sample, tokens over lines, and bad cases reported by line.
+#[test]
+fn cube_command() {
+    let o = npuzzle(&["cube"], "2\n2\n1 2 3 4 5 7 6 0\n2\n2 1 3 5 4 6 0 7\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "Puzzle is unsolvable.\nPuzzle can be solved.\n");
+    let o = npuzzle(
+        &["cube"],
+        "3\n2 1 2 3\n4 5 6 7 9\n2\n2 1 3 5 4 6 0 7\n2\n1 2\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(stdout(&o), "error\nPuzzle can be solved.\nerror\n");
+    let err = stderr(&o);
+    assert!(
+        err.contains("line 3: case 1: cell value 9 is out of range (0 to 7)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("line 7: case 3: the input ends after 2 of its 8 cells"),
+        "{err}"
+    );
+    let o = npuzzle(&["cube", "--dimensions", "2"], "1\n3\n1 2 3 4 5 6 7 0 8\n");
+    assert_eq!(stdout(&o), "Puzzle can be solved.\n");
 }

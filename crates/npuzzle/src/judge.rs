@@ -7,9 +7,20 @@
 //!
 //! [`JudgeReader`] detects the convention from the first non-blank line (a lone number starts a
 //! UVa input; a line holding a whole board means one board per line; otherwise boards span
-//! lines and are separated by blank lines), then yields one [`Puzzle`] per board, in order,
-//! each with its input line and either the board or the reason it was rejected. Lines are read
-//! with a length limit, so a multi-megabyte junk line is skipped in bounded memory.
+//! lines), then yields one [`Puzzle`] per board, in order, each with its input line and either
+//! the board or the reason it was rejected. How lines make boards:
+//!
+//! - UVa: a dataset is everything between blank lines, one board however its tokens are spread
+//!   over lines. Exactly the declared number of datasets are boards; datasets past the count,
+//!   or a count the input falls short of, are reported as [`Puzzle`]s that expect no answer.
+//! - POJ (forced): the whole input is one board, unless its first line holds a whole board, in
+//!   which case every line is one board.
+//! - Detected multi-line input without a count: boards are separated by blank lines. Boards
+//!   stacked without blank lines are recognised only when they are unmistakable: at least two
+//!   whole boards of at least 3×3 written one row per line.
+//!
+//! Lines are read with a length limit, so a multi-megabyte junk line is skipped in bounded
+//! memory.
 
 use crate::board::{Board, Shape};
 use crate::parse::{ParseError, ParseErrorKind, TileCollector, tokens};
@@ -74,12 +85,49 @@ pub struct Puzzle {
     pub line: usize,
     /// The board, or the problem with it.
     pub board: Result<Board, ParseError>,
+    /// Whether this place of the input expects an answer: false for a report about the input
+    /// as a whole (a UVa count the input does not match, datasets past the count), which
+    /// belongs on the error stream only.
+    pub answerable: bool,
 }
+
+impl Puzzle {
+    fn board(line: usize, board: Result<Board, ParseError>) -> Puzzle {
+        Puzzle {
+            line,
+            board,
+            answerable: true,
+        }
+    }
+
+    fn report(line: usize, message: String) -> Puzzle {
+        Puzzle {
+            line,
+            board: Err(ParseError {
+                line,
+                kind: ParseErrorKind::Format(message),
+            }),
+            answerable: false,
+        }
+    }
+}
+
+/// Most bytes of forced-POJ lines held back while deciding whether each line is a board.
+const POJ_LOOKAHEAD_BYTES: usize = 1 << 20;
+
+/// Most bytes of block lines held back while deciding whether boards are stacked.
+const STACK_LOOKAHEAD_BYTES: usize = 1 << 16;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Mode {
     /// Nothing read yet.
     Start,
+    /// Detected input began with a line of a whole board's tile count that is not a valid
+    /// board: one board per line, or a board spread over lines, depending on what follows.
+    Undecided,
+    /// Detected input began with a lone number: a UVa count if a blank line or a whole board
+    /// follows, else the first tile of a board spread over lines.
+    CountOrTile,
     /// Each non-blank line is one board.
     Lines,
     /// Boards span lines; a blank line (or a full board) ends one.
@@ -96,13 +144,20 @@ pub struct JudgeReader<R> {
     buf: Vec<u8>,
     line_too_long: bool,
     collector: TileCollector,
-    /// Tiles expected per board in block mode, once known.
-    block_target: Option<usize>,
     /// UVa: declared dataset count and the line it was on.
     declared: Option<(u64, usize)>,
     datasets: u64,
-    /// Block mode: a board of the current block was already emitted (stacked boards).
-    block_has_output: bool,
+    /// Detected multi-line input: lines of the current block held back (line, text) while it
+    /// may still turn out to be stacked boards; `None` once they went to the collector.
+    held: Option<Vec<(usize, Vec<u8>)>>,
+    held_bytes: usize,
+    /// Lines read in [`Mode::Undecided`].
+    probe: Vec<(usize, Vec<u8>)>,
+    /// A first line that was a lone number, until the next line settles what it is.
+    first_line: Option<(usize, Vec<u8>)>,
+    /// Detected multi-line input: the row width of stacked boards, once recognised, and the
+    /// rows of the current board read so far.
+    stacked: Option<(usize, usize)>,
     pending: VecDeque<Puzzle>,
     finished: bool,
 }
@@ -119,10 +174,13 @@ impl<R: BufRead> JudgeReader<R> {
             buf: Vec::new(),
             line_too_long: false,
             collector: TileCollector::new(),
-            block_target: options.shape.map(Shape::cells),
             declared: None,
             datasets: 0,
-            block_has_output: false,
+            held: Some(Vec::new()),
+            held_bytes: 0,
+            first_line: None,
+            probe: Vec::new(),
+            stacked: None,
             pending: VecDeque::new(),
             finished: false,
         }
@@ -196,8 +254,17 @@ impl<R: BufRead> JudgeReader<R> {
         let format = match self.options.format {
             Some(f) => f,
             None if self.line_too_long => Format::Hdu,
-            None if lone_number => Format::Uva,
-            None if whole_board => Format::Hdu,
+            None if lone_number => {
+                self.mode = Mode::CountOrTile;
+                self.first_line = Some((self.line_no, self.buf.clone()));
+                return true;
+            }
+            None if whole_board && self.is_board_line(&self.buf) => Format::Hdu,
+            None if whole_board => {
+                self.mode = Mode::Undecided;
+                self.probe = vec![(self.line_no, self.buf.clone())];
+                return true;
+            }
             None => Format::Poj,
         };
         self.detected = Some(format);
@@ -220,21 +287,102 @@ impl<R: BufRead> JudgeReader<R> {
                     }
                     _ => {
                         // Forced UVa without a count: report it, then read datasets anyway.
-                        let kind = ParseErrorKind::Format(format!(
-                            "expected the number of datasets, found `{}`",
-                            text.chars().take(24).collect::<String>()
-                        ));
-                        self.pending.push_back(Puzzle {
-                            line: self.line_no,
-                            board: Err(ParseError {
-                                line: self.line_no,
-                                kind,
-                            }),
-                        });
+                        let message = format!(
+                            "expected the number of datasets, found `{}`; reading the datasets anyway",
+                            text.chars()
+                                .take(24)
+                                .flat_map(char::escape_debug)
+                                .collect::<String>()
+                        );
+                        self.pending
+                            .push_back(Puzzle::report(self.line_no, message));
                         true
                     }
                 }
             }
+        }
+    }
+
+    /// Whether the line in `text` is, on its own, a valid board.
+    fn is_board_line(&self, text: &[u8]) -> bool {
+        let mut c = TileCollector::new();
+        c.push_line(1, text);
+        c.finish(self.options.shape).is_ok()
+    }
+
+    /// Settles a first line that was a lone number, given the next line (`None` at the end):
+    /// a UVa count before a blank line, a whole board or nothing; else the first tile of a
+    /// board spread over lines.
+    fn settle_count(&mut self, next_blank: Option<bool>) {
+        let Some((line, text)) = self.first_line.take() else {
+            return;
+        };
+        let count = match next_blank {
+            None | Some(true) => true,
+            Some(false) => !self.line_too_long && self.is_board_line(&self.buf),
+        };
+        self.mode = Mode::Blocks;
+        if count {
+            self.detected = Some(Format::Uva);
+            let n = String::from_utf8_lossy(&text)
+                .trim()
+                .parse::<u64>()
+                .unwrap_or(0);
+            self.declared = Some((n, line));
+            self.held = None;
+        } else {
+            self.detected = Some(Format::Poj);
+            let current = std::mem::replace(&mut self.buf, text);
+            let current_line = std::mem::replace(&mut self.line_no, line);
+            self.block_line();
+            self.buf = current;
+            self.line_no = current_line;
+        }
+    }
+
+    /// In [`Mode::Undecided`], takes the current line (`None` at the end) and decides once the
+    /// first block is complete: its lines together a valid board means a board spread over
+    /// lines (POJ), anything else one board per line (HDU). Held lines are then read again.
+    fn probe_line(&mut self, end: bool) {
+        let blank = end || self.is_blank_line();
+        let too_long = !end && self.line_too_long;
+        if !blank && !too_long {
+            self.probe.push((self.line_no, self.buf.clone()));
+            let bytes: usize = self.probe.iter().map(|(_, t)| t.len()).sum();
+            if bytes <= STACK_LOOKAHEAD_BYTES {
+                return;
+            }
+        }
+        let mut joined = TileCollector::new();
+        for (line, text) in &self.probe {
+            joined.push_line(*line, text);
+        }
+        let spread = blank && joined.finish(self.options.shape).is_ok();
+        let (format, mode) = if spread {
+            (Format::Poj, Mode::Blocks)
+        } else {
+            (Format::Hdu, Mode::Lines)
+        };
+        self.detected = Some(format);
+        self.mode = mode;
+        let current = std::mem::take(&mut self.buf);
+        let current_line = self.line_no;
+        self.line_too_long = false;
+        for (line, text) in std::mem::take(&mut self.probe) {
+            self.buf = text;
+            self.line_no = line;
+            match mode {
+                Mode::Lines => self.lines_line(),
+                _ => self.block_line(),
+            }
+        }
+        self.buf = current;
+        self.line_no = current_line;
+        self.line_too_long = too_long;
+        if too_long {
+            self.lines_line();
+        } else if blank && !end && mode == Mode::Blocks {
+            self.end_block();
         }
     }
 
@@ -245,72 +393,203 @@ impl<R: BufRead> JudgeReader<R> {
         }
         let line = self.collector.first_line();
         let board = self.collector.finish(self.options.shape);
-        self.pending.push_back(Puzzle { line, board });
         self.collector.clear();
+        if self.detected == Some(Format::Uva)
+            && let Some((n, at)) = self.declared
+        {
+            self.datasets += 1;
+            if self.datasets > n {
+                let message = format!(
+                    "dataset {} is past the {n} declared on line {at}; not answered",
+                    self.datasets
+                );
+                self.pending.push_back(Puzzle::report(line, message));
+                return;
+            }
+        }
+        self.pending.push_back(Puzzle::board(line, board));
+    }
+
+    /// Sends held-back lines to the collector (they are one board, or part of one).
+    fn release_held(&mut self) {
+        if let Some(held) = self.held.take() {
+            for (line, text) in &held {
+                self.collector.push_line(*line, text);
+            }
+        }
+        self.held_bytes = 0;
     }
 
     /// Handles a blank line or end of input in block mode.
     fn end_block(&mut self) {
-        if !self.collector.is_empty() || self.block_has_output {
-            self.datasets += 1;
+        if self.options.format == Some(Format::Poj)
+            && let Some(held) = self.held.take_if(|h| h.len() >= 2)
+        {
+            // Forced POJ whose every line is a whole board: one board per line.
+            self.held_bytes = 0;
+            for (line, text) in held {
+                self.line_board(line, &text);
+            }
         }
+        self.release_held();
         self.finish_block_board();
-        self.block_has_output = false;
-        if self.options.shape.is_none() {
-            self.block_target = None;
+        self.held = Some(Vec::new());
+        self.stacked = None;
+    }
+
+    /// Whether a row width can be one of stacked boards (square, at least 3×3, or the given
+    /// shape's width).
+    fn stackable_width(&self, w: usize) -> bool {
+        match self.options.shape {
+            Some(s) => s.width() == w,
+            None => w >= 3 && 2 * w * w <= crate::board::MAX_CELLS,
         }
     }
 
+    /// Rows per stacked board of width `w`.
+    fn stacked_rows(&self, w: usize) -> usize {
+        self.options.shape.map_or(w, Shape::height)
+    }
+
     fn block_line(&mut self) {
+        if self.options.format == Some(Format::Poj) {
+            return self.poj_line();
+        }
         let line = self.line_no;
         if self.line_too_long {
+            self.release_held();
             let kind = self.too_long();
             self.collector.fail(line, kind);
             return;
         }
-        if self.collector.is_empty() && self.block_target.is_none() {
-            // Rows on lines: a first line of w tiles suggests a w×w board.
-            let w = tokens(&self.buf).count();
-            self.block_target = Some(w * w).filter(|_| w >= 2);
+        let count = tokens(&self.buf).count();
+        // Boards may be stacked only in detected multi-line input (not UVa, not forced POJ).
+        let may_stack = self.options.format.is_none() && self.detected == Some(Format::Poj);
+        if let Some((w, rows)) = self.stacked {
+            if count == w {
+                self.collector.push_line(line, &self.buf);
+                if rows + 1 == self.stacked_rows(w) {
+                    self.finish_block_board();
+                    self.stacked = Some((w, 0));
+                } else {
+                    self.stacked = Some((w, rows + 1));
+                }
+                return;
+            }
+            // The stack ends: the rest of the block joins the board begun, if any.
+            self.stacked = None;
+            self.held = None;
         }
-        self.collector.push_line(line, &self.buf);
-        if Some(self.collector.len()) == self.block_target {
-            // A full board ends here even without a blank line (stacked boards).
-            self.finish_block_board();
-            self.block_has_output = true;
+        if !may_stack {
+            self.held = None;
         }
+        match &mut self.held {
+            Some(held) => {
+                held.push((line, self.buf.clone()));
+                self.held_bytes += self.buf.len();
+                let w = tokens(&held[0].1).count();
+                let rows = held.len();
+                let uniform = held.iter().all(|(_, t)| tokens(t).count() == w);
+                let stack_rows = self.stacked_rows(w);
+                if !uniform
+                    || !self.stackable_width(w)
+                    || rows > 2 * stack_rows
+                    || self.held_bytes > STACK_LOOKAHEAD_BYTES
+                {
+                    self.release_held();
+                } else if rows == 2 * stack_rows {
+                    // Two whole boards, one row per line: stacked boards.
+                    let held = self.held.take().unwrap_or_default();
+                    self.held_bytes = 0;
+                    for board in held.chunks(stack_rows) {
+                        for (l, text) in board {
+                            self.collector.push_line(*l, text);
+                        }
+                        self.finish_block_board();
+                    }
+                    self.stacked = Some((w, 0));
+                }
+            }
+            None => self.collector.push_line(line, &self.buf),
+        }
+    }
+
+    /// Emits the board of one line.
+    fn line_board(&mut self, line: usize, text: &[u8]) {
+        self.collector.clear();
+        self.collector.push_line(line, text);
+        let board = self.collector.finish(self.options.shape);
+        self.collector.clear();
+        self.pending.push_back(Puzzle::board(line, board));
     }
 
     fn lines_line(&mut self) {
         let line = self.line_no;
-        let board = if self.line_too_long {
-            Err(ParseError {
+        if self.line_too_long {
+            let board = Err(ParseError {
                 line,
                 kind: self.too_long(),
-            })
+            });
+            self.pending.push_back(Puzzle::board(line, board));
         } else {
-            self.collector.clear();
-            self.collector.push_line(line, &self.buf);
-            self.collector.finish(self.options.shape)
-        };
-        self.pending.push_back(Puzzle { line, board });
+            let text = std::mem::take(&mut self.buf);
+            self.line_board(line, &text);
+            self.buf = text;
+        }
+    }
+
+    /// Forced POJ: the whole input is one board, unless every line is a whole board (decided
+    /// at the end, or once the lines held back pass [`POJ_LOOKAHEAD_BYTES`]).
+    fn poj_line(&mut self) {
+        let line = self.line_no;
+        if self.line_too_long {
+            self.release_held();
+            let kind = self.too_long();
+            self.collector.fail(line, kind);
+            return;
+        }
+        if self.held.is_some() && self.is_board_line(&self.buf) {
+            self.held_bytes += self.buf.len();
+            self.held
+                .get_or_insert_with(Vec::new)
+                .push((line, self.buf.clone()));
+            if self.held_bytes > POJ_LOOKAHEAD_BYTES {
+                self.held_bytes = 0;
+                self.mode = Mode::Lines;
+                for (l, text) in self.held.take().unwrap_or_default() {
+                    self.line_board(l, &text);
+                }
+            }
+            return;
+        }
+        self.release_held();
+        self.collector.push_line(line, &self.buf);
     }
 
     fn at_end(&mut self) {
+        if self.mode == Mode::Undecided {
+            self.probe_line(true);
+        }
+        if self.mode == Mode::CountOrTile {
+            self.settle_count(None);
+        }
         if self.mode == Mode::Blocks {
             self.end_block();
         }
         if let Some((n, line)) = self.declared
-            && n != self.datasets
+            && n > self.datasets
         {
-            let kind = ParseErrorKind::Format(format!(
-                "the input declares {n} datasets but holds {}",
+            let message = format!(
+                "the input declares {n} datasets but holds {}; the missing ones are not answered",
                 self.datasets
+            );
+            self.pending.push_back(Puzzle::report(line, message));
+        }
+        if self.mode == Mode::Start {
+            self.pending.push_back(Puzzle::report(
+                self.line_no.max(1),
+                "the input holds no board".into(),
             ));
-            self.pending.push_back(Puzzle {
-                line,
-                board: Err(ParseError { line, kind }),
-            });
         }
         self.finished = true;
     }
@@ -342,16 +621,24 @@ impl<R: BufRead> JudgeReader<R> {
                         _ => self.block_line(),
                     }
                 }
+                Mode::Undecided => self.probe_line(false),
+                Mode::CountOrTile => {
+                    self.settle_count(Some(blank));
+                    if !blank {
+                        self.block_line();
+                    }
+                }
                 Mode::Lines => {
                     if !blank {
                         self.lines_line();
                     }
                 }
                 Mode::Blocks => {
-                    if blank {
-                        self.end_block();
-                    } else {
+                    let one_board = self.options.format == Some(Format::Poj);
+                    if !blank {
                         self.block_line();
+                    } else if !one_board {
+                        self.end_block();
                     }
                 }
             }
@@ -425,6 +712,11 @@ mod tests {
         assert_eq!(b.len(), 3);
         assert!(b[1].as_ref().unwrap_err().starts_with("line 2:"));
         assert_eq!(b[2], Ok(vec![1, 2, 3, 4, 5, 6, 7, 8, 0]));
+        // A bad first board does not turn the input into one big board.
+        let (f, b) = boards("1 1 2 3 4 5 6 7 8\n2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n");
+        assert_eq!(f, Some(Format::Hdu));
+        assert_eq!(b.len(), 3);
+        assert!(b[0].is_err() && b[1].is_ok() && b[2].is_ok(), "{b:?}");
     }
 
     #[test]
@@ -450,6 +742,109 @@ mod tests {
         let (_, b) = boards("2 3 4\n1 5 x\n7 6 8\n1 2 3\n4 5 6\n7 8 x\n");
         assert_eq!(b.len(), 2);
         assert!(b.iter().all(Result::is_ok));
+    }
+
+    /// Every way of spreading a 3×3 board over lines reads as that one board: in UVa input,
+    /// forced POJ, and detected input alike.
+    #[test]
+    fn a_board_spread_over_lines_is_one_board() {
+        let tokens = ["2", "3", "4", "1", "5", "x", "7", "6", "8"];
+        for split in 0u32..256 {
+            let mut text = String::from(tokens[0]);
+            for (i, t) in tokens.iter().enumerate().skip(1) {
+                text.push(if split >> (i - 1) & 1 == 1 { '\n' } else { ' ' });
+                text.push_str(t);
+            }
+            text.push('\n');
+            let forced_poj = ReaderOptions {
+                format: Some(Format::Poj),
+                ..ReaderOptions::default()
+            };
+            for (input, options) in [
+                (format!("1\n\n{text}"), ReaderOptions::default()),
+                (text.clone(), forced_poj),
+                (text.clone(), ReaderOptions::default()),
+            ] {
+                let (_, ps) = read_all(&input, options);
+                assert_eq!(ps.len(), 1, "{input:?}: {ps:?}");
+                assert_eq!(
+                    ps[0].board.as_ref().map(|b| b.cells().to_vec()).ok(),
+                    Some(SAMPLE.to_vec()),
+                    "{input:?}"
+                );
+            }
+        }
+        // A 4×4 dataset whose first rows have three tiles is still one 4×4 board.
+        let (_, ps) = read_all(
+            "1\n\n1 2 3\n4 5 6\n7 8 9\n10 11 12 13 14 15 x\n",
+            ReaderOptions::default(),
+        );
+        assert_eq!(ps.len(), 1);
+        assert_eq!(ps[0].board.as_ref().unwrap().shape().cells(), 16);
+        // Forced POJ ignores blank lines inside the board; one board per line when the first
+        // line is a whole board.
+        let forced = ReaderOptions {
+            format: Some(Format::Poj),
+            ..ReaderOptions::default()
+        };
+        let (_, ps) = read_all("2 3 4\n\n1 5 x\n\n7 6 8\n", forced);
+        assert_eq!(ps.len(), 1);
+        assert!(ps[0].board.is_ok());
+        let (_, ps) = read_all("2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n", forced);
+        assert_eq!(ps.len(), 2);
+    }
+
+    #[test]
+    fn the_uva_count_is_obeyed() {
+        let text = "2\n\n2 3 4 1 5 x 7 6 8\n\n1 2 3\n4 5 6\n7 8 x\n\n1 2 3 4 5 6 7 8 x\n\n2 3 4 1 5 x 7 6 8\n";
+        let (f, ps) = read_all(text, ReaderOptions::default());
+        assert_eq!(f, Some(Format::Uva));
+        let answerable: Vec<bool> = ps.iter().map(|p| p.answerable).collect();
+        assert_eq!(answerable, [true, true, false, false]);
+        assert!(
+            ps[2]
+                .board
+                .as_ref()
+                .unwrap_err()
+                .to_string()
+                .contains("line 9: dataset 3 is past the 2 declared on line 1; not answered")
+        );
+        // Too few datasets: a report, no answer expected.
+        let (_, ps) = read_all("3\n\n1 2 3 4 5 6 7 8 x\n", ReaderOptions::default());
+        assert_eq!(ps.len(), 2);
+        assert!(ps[0].answerable && !ps[1].answerable);
+    }
+
+    #[test]
+    fn empty_input_says_so() {
+        for text in ["", "\n  \n\t\n"] {
+            let (_, ps) = read_all(text, ReaderOptions::default());
+            assert_eq!(ps.len(), 1);
+            assert!(!ps[0].answerable);
+            assert!(
+                ps[0]
+                    .board
+                    .as_ref()
+                    .unwrap_err()
+                    .to_string()
+                    .contains("no board")
+            );
+        }
+    }
+
+    #[test]
+    fn stacked_boards_end_where_the_rows_change() {
+        // Two stacked 3×3 boards, a third, then a board whose rows differ: four boards.
+        let text =
+            "2 3 4\n1 5 x\n7 6 8\n1 2 3\n4 5 6\n7 8 x\n1 2 3\n4 5 6\n7 x 8\n\n1 2\n3 4 5 6 7 8 x\n";
+        let (_, b) = boards(text);
+        assert_eq!(b.len(), 4, "{b:?}");
+        assert!(b.iter().all(Result::is_ok), "{b:?}");
+        // A bad token spoils only its own stacked board.
+        let text = "2 3 4\n1 5 x\n7 6 8\n1 2 3\n4 y 6\n7 8 x\n1 2 3\n4 5 6\n7 x 8\n";
+        let (_, b) = boards(text);
+        assert_eq!(b.len(), 3, "{b:?}");
+        assert!(b[0].is_ok() && b[1].is_err() && b[2].is_ok(), "{b:?}");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! - [`Board`], [`Shape`], [`Move`]: boards of any width × height and the four blank moves.
 //! - [`Board::parse`] and [`judge::JudgeReader`]: reading boards and whole judge inputs.
 //! - [`parity`]: which boards can reach which goals; [`rank`]: Cantor ranking.
+//! - [`cube`]: solvability of sliding puzzles in any number of dimensions (UVa 716).
 //! - [`table::Table`]: complete reverse-BFS tables (every 3×3 board answered optimally).
 //! - [`Solver`]: picks and runs the right method for a board and returns a [`Solution`].
 //!
@@ -24,6 +25,7 @@
 
 pub mod board;
 pub mod builder;
+pub mod cube;
 pub mod heuristic;
 pub mod judge;
 pub mod large;

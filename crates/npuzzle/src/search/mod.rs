@@ -153,33 +153,38 @@ impl<'a> Budget<'a> {
         }
     }
 
-    /// Which limit, if any, the search has now exceeded with `expanded` and `stored` states.
+    /// Which limit, if any, the search has now exceeded with `expanded` and `stored` states
+    /// (the clock and the cancel flag are read every 4096 calls).
     #[inline]
     pub fn check(&mut self, expanded: u64, stored: u64) -> Option<LimitKind> {
-        if self.limits.max_nodes.is_some_and(|m| expanded > m) {
-            return Some(LimitKind::Nodes);
-        }
-        if self.limits.max_stored.is_some_and(|m| stored > m) {
-            return Some(LimitKind::Memory);
-        }
         self.calls = self.calls.wrapping_add(1);
-        if self.calls.is_multiple_of(4096) {
-            return self.check_clock();
-        }
-        None
+        self.check_counts(expanded, stored).or_else(|| {
+            if self.calls.is_multiple_of(4096) {
+                self.check_clock()
+            } else {
+                None
+            }
+        })
     }
 
     /// Like [`Budget::check`], but reads the clock and the cancel flag on every call (for
     /// callers that already call it only every so many states).
     #[inline]
     pub fn check_now(&mut self, expanded: u64, stored: u64) -> Option<LimitKind> {
+        self.check_counts(expanded, stored)
+            .or_else(|| self.check_clock())
+    }
+
+    /// The node and memory limits.
+    #[inline]
+    fn check_counts(&self, expanded: u64, stored: u64) -> Option<LimitKind> {
         if self.limits.max_nodes.is_some_and(|m| expanded > m) {
-            return Some(LimitKind::Nodes);
+            Some(LimitKind::Nodes)
+        } else if self.limits.max_stored.is_some_and(|m| stored > m) {
+            Some(LimitKind::Memory)
+        } else {
+            None
         }
-        if self.limits.max_stored.is_some_and(|m| stored > m) {
-            return Some(LimitKind::Memory);
-        }
-        self.check_clock()
     }
 
     /// The time limit and the cancel flag.

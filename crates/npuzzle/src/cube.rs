@@ -1,0 +1,622 @@
+//! Sliding puzzles in any number of dimensions, such as the M×M×M cube of UVa 716
+//! ("Commedia dell' arte"): which arrangements can be slid into the goal.
+//!
+//! The goal holds the tiles `1..N-1` in order (the first coordinate varying fastest) and the
+//! blank (`0`) in the last cell. A move swaps the blank with a neighbour along one axis: one
+//! transposition of the cells, and one step of the blank on a bipartite grid. So the parity of
+//! the arrangement (as a permutation of the goal) and the parity of the blank's taxicab distance
+//! from the last cell change together, and must agree. On grids where every axis that is longer
+//! than one cell has length ≥ 2 and at least two such axes exist, that condition is also
+//! sufficient (Wilson's theorem: the grid graph is 2-connected, bipartite and neither a cycle
+//! longer than four cells nor the exceptional θ₀ graph); a 2×2 grid is a 4-cycle whose 12
+//! reachable arrangements are exactly the even ones as well. With a single axis longer than one
+//! cell the board is a line on which tiles cannot pass each other: solvable exactly when the
+//! tiles are already in order. Checking is O(N): one pass over the cycles of the permutation.
+
+use crate::parse::{ParseError, ParseErrorKind};
+use thiserror::Error;
+
+/// Most cells of one puzzle (256³): the arrangement and a visited mark per cell, about 80 MB.
+pub const MAX_CUBE_CELLS: usize = 1 << 24;
+
+/// Why an arrangement cannot be checked.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum CubeError {
+    /// No axes, an axis of length 0, or more cells than [`MAX_CUBE_CELLS`].
+    #[error(
+        "a puzzle of sides {sides:?} is not supported (sides ≥ 1, at most {MAX_CUBE_CELLS} cells)"
+    )]
+    BadSides {
+        /// The side lengths asked for.
+        sides: Vec<usize>,
+    },
+    /// The arrangement does not have one value per cell.
+    #[error("expected {expected} cells, got {got}")]
+    WrongCount {
+        /// Cells of the grid.
+        expected: usize,
+        /// Values given.
+        got: usize,
+    },
+    /// A value outside `0..N`.
+    #[error("value {value} at cell {cell} is out of range (0 to {max})")]
+    OutOfRange {
+        /// The value.
+        value: u64,
+        /// Its cell (0-based).
+        cell: usize,
+        /// Largest valid value (`N - 1`).
+        max: usize,
+    },
+    /// A value given twice.
+    #[error("value {value} appears twice (cells {first} and {second})")]
+    Repeated {
+        /// The value.
+        value: u64,
+        /// Its first cell (0-based).
+        first: usize,
+        /// Its second cell.
+        second: usize,
+    },
+}
+
+/// The cells of a grid with these `sides`, checked against [`MAX_CUBE_CELLS`].
+pub fn cell_count(sides: &[usize]) -> Result<usize, CubeError> {
+    let bad = || CubeError::BadSides {
+        sides: sides.to_vec(),
+    };
+    if sides.is_empty() || sides.contains(&0) {
+        return Err(bad());
+    }
+    sides
+        .iter()
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .filter(|&n| n <= MAX_CUBE_CELLS)
+        .ok_or_else(bad)
+}
+
+/// Whether `cells` (the values `0..N` in cell order, `0` the blank, the first coordinate
+/// varying fastest) can be slid into the goal `1, 2, …, N-1, 0` on a grid of `sides`.
+///
+/// ```
+/// use npuzzle::cube::is_solvable;
+/// // UVa 716's sample: two 2×2×2 cubes
+/// assert!(!is_solvable(&[2, 2, 2], &[1, 2, 3, 4, 5, 7, 6, 0]).unwrap());
+/// assert!(is_solvable(&[2, 2, 2], &[2, 1, 3, 5, 4, 6, 0, 7]).unwrap());
+/// ```
+pub fn is_solvable(sides: &[usize], cells: &[u32]) -> Result<bool, CubeError> {
+    let n = cell_count(sides)?;
+    if cells.len() != n {
+        return Err(CubeError::WrongCount {
+            expected: n,
+            got: cells.len(),
+        });
+    }
+    // Where each value sits; also the validity check (range, repeats).
+    let mut at = vec![usize::MAX; n];
+    for (cell, &v) in cells.iter().enumerate() {
+        let value = v as usize;
+        if value >= n {
+            return Err(CubeError::OutOfRange {
+                value: v as u64,
+                cell,
+                max: n - 1,
+            });
+        }
+        if at[value] != usize::MAX {
+            return Err(CubeError::Repeated {
+                value: v as u64,
+                first: at[value],
+                second: cell,
+            });
+        }
+        at[value] = cell;
+    }
+    let long_axes = sides.iter().filter(|&&s| s > 1).count();
+    if long_axes <= 1 {
+        // A line (or a single cell): tiles keep their order.
+        return Ok(cells
+            .iter()
+            .filter(|&&v| v != 0)
+            .zip(1u32..)
+            .all(|(&v, want)| v == want));
+    }
+    // Goal cell of value v: v - 1 for tiles, the last cell for the blank.
+    let goal_cell = |v: usize| if v == 0 { n - 1 } else { v - 1 };
+    // Permutation cell -> goal cell of the value there; parity from its cycles.
+    let mut seen = vec![false; n];
+    let mut transpositions = 0usize;
+    for start in 0..n {
+        if seen[start] {
+            continue;
+        }
+        let mut len = 0usize;
+        let mut c = start;
+        while !seen[c] {
+            seen[c] = true;
+            c = goal_cell(cells[c] as usize);
+            len += 1;
+        }
+        transpositions += len - 1;
+    }
+    // The blank's distance from the last cell: the sum over axes of (side - 1 - coordinate).
+    let mut rest = at[0];
+    let mut distance = 0usize;
+    for &s in sides {
+        distance += s - 1 - rest % s;
+        rest /= s;
+    }
+    Ok(transpositions % 2 == distance % 2)
+}
+
+/// One case of a UVa 716 input: where it starts and its answer, or why it has none.
+#[derive(Clone, Debug)]
+pub struct CubeCase {
+    /// 1-based line of the case's edge length.
+    pub line: usize,
+    /// Whether the arrangement can be solved, or what is wrong with the case.
+    pub answer: Result<bool, ParseError>,
+}
+
+/// What a [`CubeReader`] yields.
+#[derive(Clone, Debug)]
+pub enum CubeItem {
+    /// A declared case, answered or not.
+    Case(CubeCase),
+    /// A problem outside any case (a missing count, input past the declared cases, or fewer
+    /// cases than declared); it gets no answer.
+    Problem(ParseError),
+}
+
+/// One whitespace-separated token with the line it is on: a number, or the text (cut short)
+/// that is not one.
+type Token = (usize, Result<u64, String>);
+
+/// Reads whitespace-separated tokens from a stream, tracking line numbers, in memory bounded
+/// by the longest number (a gigabyte on one line is fine).
+struct TokenStream<R> {
+    input: R,
+    line: usize,
+    /// Line of the last token read (where a cut-off input is reported).
+    last: usize,
+}
+
+impl<R: std::io::BufRead> TokenStream<R> {
+    fn next(&mut self) -> std::io::Result<Option<Token>> {
+        const KEEP: usize = 24;
+        let mut text: Vec<u8> = Vec::new();
+        let mut started_on = 0;
+        let mut too_long = false;
+        loop {
+            let buf = match self.input.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                break;
+            }
+            let mut used = 0;
+            let mut ended = false;
+            for &b in buf {
+                if b.is_ascii_whitespace() {
+                    if started_on > 0 {
+                        ended = true;
+                        break;
+                    }
+                    if b == b'\n' {
+                        self.line += 1;
+                    }
+                } else {
+                    if started_on == 0 {
+                        started_on = self.line;
+                    }
+                    if text.len() < KEEP {
+                        text.push(b);
+                    } else {
+                        too_long = true;
+                    }
+                }
+                used += 1;
+            }
+            self.input.consume(used);
+            if ended {
+                break;
+            }
+        }
+        if started_on == 0 {
+            return Ok(None);
+        }
+        let shown = String::from_utf8_lossy(&text).into_owned();
+        let value = if too_long {
+            Err(format!("{shown}…"))
+        } else {
+            shown.parse::<u64>().map_err(|_| shown)
+        };
+        self.last = started_on;
+        Ok(Some((started_on, value)))
+    }
+}
+
+/// Streams the cases of a UVa 716 input: a case count, then for each case an edge length `M`
+/// and the `M^d` cells of a `d`-dimensional cube (`d` = 3 in the problem), tokens spread over
+/// lines in any way. A bad cell value makes its case an error and the reader goes on with the
+/// next case; a bad edge length or a cut-off input ends the reading, with the cases that could
+/// not be read reported as one [`CubeItem::Problem`].
+pub struct CubeReader<R> {
+    tokens: TokenStream<R>,
+    dimensions: usize,
+    /// Declared count and its line, once read.
+    declared: Option<(u64, usize)>,
+    cases: u64,
+    finished: bool,
+}
+
+impl<R: std::io::BufRead> CubeReader<R> {
+    /// A reader of `dimensions`-dimensional cubes (3 for UVa 716) over `input`.
+    pub fn new(input: R, dimensions: usize) -> CubeReader<R> {
+        CubeReader {
+            tokens: TokenStream {
+                input,
+                line: 1,
+                last: 1,
+            },
+            dimensions: dimensions.max(1),
+            declared: None,
+            cases: 0,
+            finished: false,
+        }
+    }
+
+    fn problem(&mut self, line: usize, message: String) -> CubeItem {
+        self.finished = true;
+        CubeItem::Problem(ParseError {
+            line,
+            kind: ParseErrorKind::Format(message),
+        })
+    }
+
+    /// The next case or problem; `None` at the end.
+    pub fn next_item(&mut self) -> std::io::Result<Option<CubeItem>> {
+        if self.finished {
+            return Ok(None);
+        }
+        let (declared, declared_line) = match self.declared {
+            Some(d) => d,
+            None => match self.tokens.next()? {
+                None => return Ok(Some(self.problem(1, "the input is empty".into()))),
+                Some((line, Ok(n))) => {
+                    self.declared = Some((n, line));
+                    (n, line)
+                }
+                Some((line, Err(text))) => {
+                    return Ok(Some(self.problem(
+                        line,
+                        format!("expected the number of cases, found `{}`", escape(&text)),
+                    )));
+                }
+            },
+        };
+        if self.cases == declared {
+            self.finished = true;
+            return Ok(self.tokens.next()?.map(|(line, _)| {
+                CubeItem::Problem(ParseError {
+                    line,
+                    kind: ParseErrorKind::Format(format!(
+                        "input continues after the {declared} case(s) declared on line {declared_line}; the rest is ignored"
+                    )),
+                })
+            }));
+        }
+        let short = |read: u64| {
+            format!(
+                "the input declares {declared} case(s) on line {declared_line} but ends after {read}"
+            )
+        };
+        let (line, side) = match self.tokens.next()? {
+            None => {
+                let message = short(self.cases);
+                return Ok(Some(self.problem(self.tokens.last, message)));
+            }
+            Some((line, Ok(m))) => (line, m),
+            Some((line, Err(text))) => {
+                return Ok(Some(self.problem(
+                    line,
+                    format!(
+                        "case {}: expected the edge length, found `{}`; cannot read on",
+                        self.cases + 1,
+                        escape(&text)
+                    ),
+                )));
+            }
+        };
+        self.cases += 1;
+        let sides = vec![usize::try_from(side).unwrap_or(usize::MAX); self.dimensions];
+        let n = match cell_count(&sides) {
+            Ok(n) => n,
+            Err(_) => {
+                return Ok(Some(self.problem(
+                    line,
+                    format!(
+                        "case {}: edge length {side} is not supported (1 to {} in {} dimensions); cannot read on",
+                        self.cases,
+                        max_side(self.dimensions),
+                        self.dimensions
+                    ),
+                )));
+            }
+        };
+        let mut cells = Vec::with_capacity(n);
+        let mut first_bad: Option<ParseError> = None;
+        for i in 0..n {
+            match self.tokens.next()? {
+                None => {
+                    let message = format!(
+                        "case {}: the input ends after {i} of its {n} cells",
+                        self.cases
+                    );
+                    self.finished = true;
+                    return Ok(Some(CubeItem::Case(CubeCase {
+                        line,
+                        answer: Err(first_bad.unwrap_or(ParseError {
+                            line: self.tokens.last,
+                            kind: ParseErrorKind::Format(message),
+                        })),
+                    })));
+                }
+                Some((_, Ok(v))) if v < n as u64 => cells.push(v as u32),
+                Some((at, bad)) => {
+                    let what = match bad {
+                        Ok(v) => format!("cell value {v} is out of range (0 to {})", n - 1),
+                        Err(text) => format!("`{}` is not a cell value", escape(&text)),
+                    };
+                    first_bad.get_or_insert(ParseError {
+                        line: at,
+                        kind: ParseErrorKind::Format(format!("case {}: {what}", self.cases)),
+                    });
+                }
+            }
+        }
+        let answer = match first_bad {
+            Some(e) => Err(e),
+            None => is_solvable(&sides, &cells).map_err(|e| ParseError {
+                line,
+                kind: ParseErrorKind::Format(format!("case {}: {e}", self.cases)),
+            }),
+        };
+        Ok(Some(CubeItem::Case(CubeCase { line, answer })))
+    }
+}
+
+impl<R: std::io::BufRead> Iterator for CubeReader<R> {
+    type Item = std::io::Result<CubeItem>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_item().transpose()
+    }
+}
+
+/// Largest edge length of a `d`-dimensional cube within [`MAX_CUBE_CELLS`].
+pub fn max_side(dimensions: usize) -> usize {
+    let fits = |m: usize| {
+        (0..dimensions)
+            .try_fold(1usize, |n, _| {
+                n.checked_mul(m).filter(|&n| n <= MAX_CUBE_CELLS)
+            })
+            .is_some()
+    };
+    let mut m = (MAX_CUBE_CELLS as f64)
+        .powf(1.0 / dimensions.max(1) as f64)
+        .floor() as usize
+        + 1;
+    while m > 1 && !fits(m) {
+        m -= 1;
+    }
+    m.max(1)
+}
+
+/// Input text made safe to print: control characters escaped.
+fn escape(text: &str) -> String {
+    text.chars().flat_map(char::escape_debug).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{HashSet, VecDeque};
+
+    /// Every arrangement reachable from the goal by breadth-first search.
+    fn reachable(sides: &[usize]) -> HashSet<Vec<u32>> {
+        let n = cell_count(sides).unwrap();
+        let goal: Vec<u32> = (1..n as u32).chain([0]).collect();
+        let mut strides = vec![1usize; sides.len()];
+        for i in 1..sides.len() {
+            strides[i] = strides[i - 1] * sides[i - 1];
+        }
+        let mut seen = HashSet::from([goal.clone()]);
+        let mut queue = VecDeque::from([goal]);
+        while let Some(b) = queue.pop_front() {
+            let blank = b.iter().position(|&v| v == 0).unwrap();
+            for (axis, &s) in sides.iter().enumerate() {
+                let x = blank / strides[axis] % s;
+                let mut next = Vec::new();
+                if x > 0 {
+                    next.push(blank - strides[axis]);
+                }
+                if x + 1 < s {
+                    next.push(blank + strides[axis]);
+                }
+                for to in next {
+                    let mut c = b.clone();
+                    c.swap(blank, to);
+                    if seen.insert(c.clone()) {
+                        queue.push_back(c);
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// All arrangements of `0..n`, by Heap's algorithm.
+    fn all_arrangements(n: usize) -> Vec<Vec<u32>> {
+        let mut a: Vec<u32> = (0..n as u32).collect();
+        let mut out = vec![a.clone()];
+        let mut c = vec![0usize; n];
+        let mut i = 0;
+        while i < n {
+            if c[i] < i {
+                if i % 2 == 0 {
+                    a.swap(0, i);
+                } else {
+                    a.swap(c[i], i);
+                }
+                out.push(a.clone());
+                c[i] += 1;
+                i = 0;
+            } else {
+                c[i] = 0;
+                i += 1;
+            }
+        }
+        out
+    }
+
+    /// The rule agrees with breadth-first search on every arrangement of every grid small
+    /// enough to enumerate: cubes, rectangles, lines, and grids with axes of length one.
+    #[test]
+    fn agrees_with_breadth_first_search_on_every_small_grid() {
+        let grids: [&[usize]; 12] = [
+            &[1],
+            &[2],
+            &[4],
+            &[1, 5],
+            &[2, 2],
+            &[2, 3],
+            &[3, 2],
+            &[2, 2, 2],
+            &[2, 1, 2],
+            &[1, 2, 3],
+            &[2, 4],
+            &[6, 1],
+        ];
+        for sides in grids {
+            let n = cell_count(sides).unwrap();
+            let reach = reachable(sides);
+            let mut solvable = 0;
+            for cells in all_arrangements(n) {
+                let rule = is_solvable(sides, &cells).unwrap();
+                assert_eq!(rule, reach.contains(&cells), "{sides:?} {cells:?}");
+                solvable += rule as usize;
+            }
+            assert_eq!(solvable, reach.len(), "{sides:?}");
+        }
+    }
+
+    fn read(text: &str) -> Vec<String> {
+        CubeReader::new(text.as_bytes(), 3)
+            .map(|item| match item.unwrap() {
+                CubeItem::Case(c) => match c.answer {
+                    Ok(true) => format!("{}: solvable", c.line),
+                    Ok(false) => format!("{}: unsolvable", c.line),
+                    Err(e) => format!("case error {e}"),
+                },
+                CubeItem::Problem(e) => format!("problem {e}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn reads_the_uva_sample_and_tokens_over_any_lines() {
+        assert_eq!(
+            read("2\n2\n1 2 3 4 5 7 6 0\n2\n2 1 3 5 4 6 0 7\n"),
+            ["2: unsolvable", "4: solvable"]
+        );
+        assert_eq!(
+            read("2 2 1 2\n3 4\n\n 5 7 6 0 2 2 1 3 5 4 6 0\t7"),
+            ["1: unsolvable", "4: solvable"]
+        );
+        assert_eq!(read("1\n1\n0\n"), ["2: solvable"]);
+    }
+
+    #[test]
+    fn bad_cases_are_reported_and_reading_goes_on() {
+        let got = read("3\n2\n1 2 3 4 5 7 6 9\n2\n1 2 3 x 5 6 7 0\n2\n2 1 3 5 4 6 0 7\n");
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert!(
+            got[0].contains("line 3: case 1: cell value 9 is out of range"),
+            "{got:?}"
+        );
+        assert!(
+            got[1].contains("line 5: case 2: `x` is not a cell value"),
+            "{got:?}"
+        );
+        assert_eq!(got[2], "6: solvable");
+        let got = read("2\n2\n1 2 3 4 5 6 7 7\n");
+        assert!(got[0].contains("value 7 appears twice"), "{got:?}");
+        assert!(
+            got[1].contains("declares 2 case(s) on line 1 but ends after 1"),
+            "{got:?}"
+        );
+        let got = read("1\n2\n1 2 3\n");
+        assert!(got[0].contains("ends after 3 of its 8 cells"), "{got:?}");
+        let got = read("1\n2\n2 1 3 5 4 6 0 7\n5\n");
+        assert_eq!(got[0], "2: solvable");
+        assert!(
+            got[1].contains("line 4: input continues after the 1 case(s)"),
+            "{got:?}"
+        );
+        assert!(read("")[0].contains("empty"));
+        assert!(
+            read("\x1b[31m")[0].contains("\\u{1b}[31m"),
+            "{:?}",
+            read("\x1b[31m")
+        );
+        let got = read("2\n300\n");
+        assert!(
+            got[0].contains("edge length 300 is not supported"),
+            "{got:?}"
+        );
+        assert_eq!(got.len(), 1);
+        let long = format!("1\n2\n{}", "9".repeat(1 << 20));
+        assert!(read(&long)[0].contains("…` is not a cell value"));
+    }
+
+    #[test]
+    fn largest_sides() {
+        assert_eq!(max_side(3), 256);
+        assert_eq!(max_side(2), 4096);
+        assert_eq!(max_side(1), MAX_CUBE_CELLS);
+        assert_eq!(max_side(24), 2);
+    }
+
+    #[test]
+    fn rejects_what_is_not_an_arrangement() {
+        assert!(matches!(
+            is_solvable(&[2, 2, 2], &[1, 2, 3]),
+            Err(CubeError::WrongCount { .. })
+        ));
+        assert!(matches!(
+            is_solvable(&[2, 2], &[1, 2, 3, 4]),
+            Err(CubeError::OutOfRange { value: 4, .. })
+        ));
+        assert!(matches!(
+            is_solvable(&[2, 2], &[1, 1, 0, 3]),
+            Err(CubeError::Repeated { value: 1, .. })
+        ));
+        assert!(is_solvable(&[0, 3], &[]).is_err());
+        assert!(is_solvable(&[1 << 20, 1 << 20], &[]).is_err());
+    }
+
+    #[test]
+    fn a_million_cells_in_linear_time() {
+        let m = 100;
+        let n = m * m * m;
+        // The goal with the blank moved one step: solvable; then two tiles swapped: not.
+        let mut cells: Vec<u32> = (1..n as u32).chain([0]).collect();
+        cells.swap(n - 1, n - 2);
+        assert!(is_solvable(&[m, m, m], &cells).unwrap());
+        cells.swap(0, 1);
+        assert!(!is_solvable(&[m, m, m], &cells).unwrap());
+    }
+}
