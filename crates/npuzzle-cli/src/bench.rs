@@ -28,6 +28,13 @@ pub struct BenchArgs {
     pub which: Which,
 }
 
+impl BenchArgs {
+    /// Whether this benchmark runs a web server.
+    pub fn serves(&self) -> bool {
+        matches!(self.which, Which::Serve { .. })
+    }
+}
+
 /// The available benchmarks.
 #[derive(Subcommand, Debug)]
 pub enum Which {
@@ -87,14 +94,14 @@ pub enum Which {
     /// connections on loopback (throughput, p50/p99 latency, errors), then again while a
     /// burst of 4×4 and 5×5 solves runs.
     Serve {
-        /// 3×3 solve requests per phase.
-        #[arg(long, default_value_t = 20_000)]
+        /// 3×3 solve requests per phase (1 to 10,000,000).
+        #[arg(long, default_value_t = 20_000, value_parser = crate::input::whole_number(1, 10_000_000))]
         requests: usize,
-        /// Concurrent connections.
-        #[arg(long, default_value_t = 64)]
+        /// Concurrent connections (1 to 1024).
+        #[arg(long, default_value_t = 64, value_parser = crate::input::whole_number(1, 1024))]
         connections: usize,
-        /// Heavy (4×4 and 5×5) requests in the burst phase.
-        #[arg(long, default_value_t = 40)]
+        /// Heavy (4×4 and 5×5) requests in the burst phase (0 to 1000).
+        #[arg(long, default_value_t = 40, value_parser = crate::input::whole_number(0, 1000))]
         heavy: usize,
         #[command(flatten)]
         pdb: crate::pdb::PdbOptions,
@@ -512,6 +519,7 @@ fn eight(boards: u64, seed: u64, solvable_only: bool) -> Result<ExitCode> {
         show: false,
         stats: false,
         json: false,
+        arguments: false,
     };
     let summary = stream(reader, &mut solvers, &output, &mut out, &mut err)?;
     let elapsed = started.elapsed();

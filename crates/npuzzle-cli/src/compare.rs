@@ -2,7 +2,7 @@
 //! teaches the problem: one table of lengths, optimality, states expanded, memory and time, and
 //! optionally an SVG chart of time and states expanded against solution depth.
 
-use crate::input::{self, BoardOptions};
+use crate::input::{self, BoardOptions, FormatArg};
 use crate::solve::{AlgorithmArg, HeuristicArg, LimitArgs};
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -13,6 +13,7 @@ use npuzzle::{Algorithm, Board, Outcome, Shape, Solver, SolverBuilder};
 use plotters::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -45,9 +46,9 @@ pub struct CompareArgs {
     /// Seed of the built-in board set.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Boards per depth in the built-in set.
-    #[arg(long, default_value_t = 4)]
-    pub per_depth: usize,
+    /// Boards per depth in the built-in set (1 to 1000).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub per_depth: u16,
     #[command(flatten)]
     pub board: BoardOptions,
     #[command(flatten)]
@@ -192,16 +193,25 @@ fn seconds(d: f64) -> String {
     }
 }
 
-fn print_table(rows: &[Row], boards: usize, checked: bool) {
-    println!(
-        "| algorithm | solved | mean length | optimal | mean expanded | max expanded | peak stored | total time | per board |"
-    );
-    println!("|---|---:|---:|---|---:|---:|---:|---:|---:|");
-    for r in rows {
-        let mean_len = r.lengths.iter().sum::<usize>() as f64 / r.lengths.len().max(1) as f64;
+/// One row's figures, as both the table and the JSON lines show them.
+#[derive(serde::Serialize)]
+struct Figures<'a> {
+    algorithm: &'a str,
+    boards: usize,
+    solved: usize,
+    hit_a_limit: usize,
+    mean_length: f64,
+    optimal: String,
+    mean_expanded: f64,
+    max_expanded: u64,
+    peak_stored: u64,
+    total_seconds: f64,
+    seconds_per_board: f64,
+}
+
+impl<'a> Figures<'a> {
+    fn of(r: &'a Row, boards: usize, checked: bool) -> Figures<'a> {
         let expanded: Vec<u64> = r.points.iter().map(|p| p.1).collect();
-        let mean_exp = expanded.iter().sum::<u64>() as f64 / expanded.len().max(1) as f64;
-        let max_exp = expanded.iter().copied().max().unwrap_or(0);
         let optimal = if !checked {
             "not checked".to_string()
         } else if r.longer_than_optimal == 0 && r.failed == 0 {
@@ -215,24 +225,50 @@ fn print_table(rows: &[Row], boards: usize, checked: bool) {
         } else {
             format!("no ({} of {} longer)", r.longer_than_optimal, r.solved)
         };
-        let solved = if r.failed > 0 {
-            format!("{}/{} ({} hit a limit)", r.solved, boards, r.failed)
-        } else {
-            format!("{}/{}", r.solved, boards)
-        };
-        println!(
-            "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} |",
-            r.label,
-            solved,
-            mean_len,
+        Figures {
+            algorithm: &r.label,
+            boards,
+            solved: r.solved,
+            hit_a_limit: r.failed,
+            mean_length: r.lengths.iter().sum::<usize>() as f64 / r.lengths.len().max(1) as f64,
             optimal,
-            human(mean_exp),
-            human(max_exp as f64),
-            human(r.peak_stored as f64),
-            seconds(r.total.as_secs_f64()),
-            seconds(r.total.as_secs_f64() / r.solved.max(1) as f64),
-        );
+            mean_expanded: expanded.iter().sum::<u64>() as f64 / expanded.len().max(1) as f64,
+            max_expanded: expanded.iter().copied().max().unwrap_or(0),
+            peak_stored: r.peak_stored,
+            total_seconds: r.total.as_secs_f64(),
+            seconds_per_board: r.total.as_secs_f64() / r.solved.max(1) as f64,
+        }
     }
+}
+
+fn print_table(out: &mut impl Write, rows: &[Row], boards: usize, checked: bool) -> Result<()> {
+    writeln!(
+        out,
+        "| algorithm | solved | mean length | optimal | mean expanded | max expanded | peak stored | total time | per board |"
+    )?;
+    writeln!(out, "|---|---:|---:|---|---:|---:|---:|---:|---:|")?;
+    for r in rows {
+        let f = Figures::of(r, boards, checked);
+        let solved = if f.hit_a_limit > 0 {
+            format!("{}/{} ({} hit a limit)", f.solved, boards, f.hit_a_limit)
+        } else {
+            format!("{}/{}", f.solved, boards)
+        };
+        writeln!(
+            out,
+            "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} |",
+            f.algorithm,
+            solved,
+            f.mean_length,
+            f.optimal,
+            human(f.mean_expanded),
+            human(f.max_expanded as f64),
+            human(f.peak_stored as f64),
+            seconds(f.total_seconds),
+            seconds(f.seconds_per_board),
+        )?;
+    }
+    Ok(())
 }
 
 /// Mean of `value` per depth, for the chart.
@@ -313,7 +349,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     let limits = args.limits.to_limits()?;
     let explicit_goal = args.board.goal_board()?;
     let boards: Vec<Board> = match &args.file {
-        None => builtin_boards(args.seed, args.per_depth)?,
+        None => builtin_boards(args.seed, args.per_depth as usize)?,
         Some(path) => {
             let mut reader = input::judge_reader(input::open(path)?, &args.board)?;
             let mut out = vec![];
@@ -368,8 +404,16 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             ));
         }
     }
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    if args.board.format == FormatArg::Jsonl {
+        for r in &rows {
+            serde_json::to_writer(&mut out, &Figures::of(r, boards.len(), checked))?;
+            writeln!(out)?;
+        }
+    }
     let depths: Vec<usize> = reference.iter().flatten().copied().collect();
-    println!(
+    let header = format!(
         "{} boards{}; optimality {}; single thread; times are search only",
         boards.len(),
         if depths.is_empty() {
@@ -387,7 +431,11 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             "not checked (no complete table for this size)"
         }
     );
-    print_table(&rows, boards.len(), checked);
+    if args.board.format != FormatArg::Jsonl {
+        writeln!(out, "{header}")?;
+        print_table(&mut out, &rows, boards.len(), checked)?;
+    }
+    out.flush()?;
     if let Some(path) = &args.plot {
         plot(path, &rows).with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("wrote {}", path.display());

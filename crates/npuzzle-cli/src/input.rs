@@ -1,7 +1,7 @@
 //! Where boards come from (arguments, a file, standard input) and the options that say how to
 //! read them (`--format`, `--size`, `--goal`), shared by every subcommand.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use npuzzle::judge::{Format, JudgeReader, ReaderOptions};
 use npuzzle::parse::{Token, read_token};
@@ -93,6 +93,24 @@ impl BoardOptions {
     }
 }
 
+/// A command-line value parser for whole numbers in `min..=max`, with a message saying so.
+pub fn whole_number(
+    min: usize,
+    max: usize,
+) -> impl Fn(&str) -> std::result::Result<usize, String> + Clone + Send + Sync + 'static {
+    move |text: &str| {
+        let v: usize = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("`{text}` is not a whole number"))?;
+        if (min..=max).contains(&v) {
+            Ok(v)
+        } else {
+            Err(format!("{v} is not in {min}..={max}"))
+        }
+    }
+}
+
 /// Opens a file, or standard input for `-`.
 pub fn open(path: &PathBuf) -> Result<Box<dyn BufRead + Send>> {
     if path.as_os_str() == "-" {
@@ -102,24 +120,54 @@ pub fn open(path: &PathBuf) -> Result<Box<dyn BufRead + Send>> {
     Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
 }
 
-/// Turns `solve`'s positional arguments into an input: tiles on the command line, one file,
-/// or standard input when there are none (or just `-`).
-pub fn from_arguments(args: &[String]) -> Result<Box<dyn BufRead + Send>> {
-    let looks_like_board = |a: &String| {
-        a.split_ascii_whitespace()
-            .all(|t| matches!(read_token(t.as_bytes()), Token::Tile(_)))
-            && a.split_ascii_whitespace().next().is_some()
-    };
-    match args {
-        [] => open(&PathBuf::from("-")),
-        [one] if !looks_like_board(one) => open(&PathBuf::from(one)),
-        many if many.iter().all(looks_like_board) => {
-            Ok(Box::new(io::Cursor::new(many.join(" ").into_bytes())))
+/// Where `solve`'s boards come from.
+pub enum Source {
+    /// Tiles given as arguments: one board, reported without a line number.
+    Arguments(Box<dyn BufRead + Send>),
+    /// A file or standard input.
+    Stream(Box<dyn BufRead + Send>),
+}
+
+impl Source {
+    /// Whether the board came from the command line.
+    pub fn is_arguments(&self) -> bool {
+        matches!(self, Source::Arguments(_))
+    }
+
+    /// The input itself.
+    pub fn into_input(self) -> Box<dyn BufRead + Send> {
+        match self {
+            Source::Arguments(r) | Source::Stream(r) => r,
         }
-        _ => bail!(
-            "expected a board's tiles (e.g. `2 3 4 1 5 x 7 6 8`) or one input file, got {:?}",
-            args.join(" ")
-        ),
+    }
+}
+
+/// Turns `solve`'s positional arguments into an input: standard input when there are none (or
+/// just `-`), one file when the single argument names one (or cannot be a board), and
+/// otherwise the arguments' tokens as one board, so that a bad tile gets the same message as
+/// on standard input.
+pub fn from_arguments(args: &[String]) -> Result<Source> {
+    let board_like = |a: &str| {
+        a.split_ascii_whitespace().count() > 1
+            || matches!(read_token(a.trim().as_bytes()), Token::Tile(_))
+            || a.trim().starts_with('-') && a.trim().len() > 1
+            || a.trim().chars().all(|c| c.is_ascii_digit())
+    };
+    if args.len() > 1
+        && let Some(file) = args
+            .iter()
+            .find(|a| std::path::Path::new(a.as_str()).is_file())
+    {
+        anyhow::bail!("expected one input file or a board's tiles, got the file {file} and more");
+    }
+    match args {
+        [] => Ok(Source::Stream(open(&PathBuf::from("-"))?)),
+        [one] if one == "-" || !board_like(one) || std::path::Path::new(one).is_file() => {
+            Ok(Source::Stream(open(&PathBuf::from(one))?))
+        }
+        many => Ok(Source::Arguments(Box::new(io::Cursor::new(
+            many.join(" ").into_bytes(),
+        )))),
     }
 }
 

@@ -44,12 +44,28 @@ enum Command {
     Scramble(scramble::ScrambleArgs),
     /// Serve the web page and the JSON API.
     Serve(serve::ServeArgs),
-    /// Measure whole workloads (release builds): `bench eight`.
+    /// Measure whole workloads (release builds): eight, search, korf100, korf24, serve.
     Bench(bench::BenchArgs),
+}
+
+/// Lets a closed output pipe (`npuzzle bench | head -1`) end the process quietly, as it does
+/// for other command-line tools, instead of failing a `println!`. The server keeps Rust's
+/// default (sockets report a closed peer as an error, never a signal).
+fn exit_quietly_on_closed_pipe() {
+    // SAFETY: restoring the default disposition of SIGPIPE at start-up, before any thread
+    // exists, has no other effect on the process.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let serves = matches!(cli.command, Command::Serve(_))
+        || matches!(&cli.command, Command::Bench(b) if b.serves());
+    if !serves {
+        exit_quietly_on_closed_pipe();
+    }
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),

@@ -134,9 +134,9 @@ pub fn stats_line(line: usize, a: &Answer, databases: Option<&str>) -> String {
     )
 }
 
-/// The boards along a solution side by side, joined by arrows naming each move, in bands
-/// that fit about 100 columns.
-pub fn show_steps(start: &Board, solution: &Solution) -> String {
+/// The boards along a solution side by side, joined by arrows naming each move in `notation`
+/// (the judge letter, or the direction the tile slides), in bands that fit about 100 columns.
+pub fn show_steps(start: &Board, solution: &Solution, notation: Notation) -> String {
     let Ok(boards) = solution.boards(start) else {
         return String::new();
     };
@@ -158,7 +158,11 @@ pub fn show_steps(start: &Board, solution: &Solution) -> String {
             for (i, b) in band.iter().enumerate() {
                 let index = band_no * per_band + i;
                 if i > 0 || band_no > 0 {
-                    let letter = solution.moves()[index - 1].letter();
+                    let m = solution.moves()[index - 1];
+                    let letter = match notation {
+                        Notation::Judge => m.letter(),
+                        Notation::Tiles => m.tile_letter(),
+                    };
                     if row == mid {
                         let _ = write!(line, " -{letter}-> ");
                     } else {
@@ -182,10 +186,15 @@ mod tests {
     fn steps_show_every_board() {
         let b = Board::parse("1 2 3 4 5 6 7 x 8").unwrap();
         let s = Solution::from_letters("r").unwrap();
-        let text = show_steps(&b, &s);
+        let text = show_steps(&b, &s, Notation::Judge);
         assert_eq!(
             text,
             "1 2 3      1 2 3\n4 5 6 -r-> 4 5 6\n7 x 8      7 8 x\n"
+        );
+        let text = show_steps(&b, &s, Notation::Tiles);
+        assert_eq!(
+            text,
+            "1 2 3      1 2 3\n4 5 6 -L-> 4 5 6\n7 x 8      7 8 x\n"
         );
     }
 }

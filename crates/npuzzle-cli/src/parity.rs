@@ -11,7 +11,7 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 pub struct ParityArgs {
     /// A board's tiles, or one input file; standard input when omitted or `-`.
-    #[arg(value_name = "BOARD|FILE")]
+    #[arg(value_name = "BOARD|FILE", allow_negative_numbers = true)]
     pub input: Vec<String>,
     #[command(flatten)]
     pub board: BoardOptions,
@@ -20,7 +20,9 @@ pub struct ParityArgs {
 /// Runs `npuzzle parity`: one line per board, `solvable` or `unsolvable` and why.
 pub fn run(args: ParityArgs) -> Result<ExitCode> {
     let explicit = args.board.goal_board()?;
-    let mut reader = input::judge_reader(input::from_arguments(&args.input)?, &args.board)?;
+    let source = input::from_arguments(&args.input)?;
+    let arguments = source.is_arguments();
+    let mut reader = input::judge_reader(source.into_input(), &args.board)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failures = 0;
@@ -28,7 +30,15 @@ pub fn run(args: ParityArgs) -> Result<ExitCode> {
         let board = match p.board {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("{e}");
+                if p.answerable {
+                    writeln!(out, "{}", crate::output::NO_ANSWER)?;
+                }
+                out.flush()?;
+                if arguments {
+                    eprintln!("npuzzle: the board: {}", e.kind);
+                } else {
+                    eprintln!("{e}");
+                }
                 failures += 1;
                 continue;
             }

@@ -93,10 +93,16 @@ impl PdbOptions {
                     ""
                 }
             ),
-            PdbEvent::NotSaved(path, why) => eprintln!(
-                "npuzzle: warning: cannot save {} ({why}); using the database from memory",
-                path.display()
-            ),
+            PdbEvent::NotSaved(path, why) => {
+                // Once per run: every database of the set would fail the same way.
+                static SHOWN: AtomicBool = AtomicBool::new(false);
+                if !SHOWN.swap(true, Ordering::Relaxed) {
+                    eprintln!(
+                        "npuzzle: warning: cannot save pattern databases ({} : {why}); using them from memory",
+                        path.display()
+                    );
+                }
+            }
             PdbEvent::Built(tiles, secs) => {
                 bar.finish_and_clear();
                 eprintln!("npuzzle: built tiles {tiles:?} in {secs:.1} s");

@@ -1,10 +1,11 @@
-//! `npuzzle scramble`: random boards, one per line, for practice or as benchmark input.
+//! `npuzzle scramble`: random boards for practice or as benchmark input, written in any of the
+//! judge conventions or as JSON lines.
 
-use crate::input::BoardOptions;
-use anyhow::Result;
+use crate::input::{BoardOptions, FormatArg};
+use anyhow::{Result, bail};
 use clap::Args;
-use npuzzle::Shape;
 use npuzzle::random::{random_board, random_solvable};
+use npuzzle::{Board, Shape};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 use std::io::{self, Write};
@@ -16,42 +17,99 @@ pub struct ScrambleArgs {
     /// How many boards.
     #[arg(long, default_value_t = 1)]
     pub count: u64,
-    /// Random seed (default: from the clock).
+    /// Random seed (default: from the clock); the same seed gives the same boards.
     #[arg(long)]
     pub seed: Option<u64>,
     /// Uniformly random arrangements of either parity (half cannot be solved).
     #[arg(long)]
     pub any_parity: bool,
-    #[command(flatten)]
-    pub board: BoardOptions,
+    /// Board size WxH (default 3x3, or the size of --goal).
+    #[arg(long, value_name = "WxH")]
+    pub size: Option<Shape>,
+    /// The goal the boards must be able to reach (default: tiles in order, blank last).
+    #[arg(long, value_name = "BOARD")]
+    pub goal: Option<String>,
+    /// Boards solvable toward Korf's goal (blank first, then tiles in order).
+    #[arg(long, conflicts_with = "goal")]
+    pub blank_first: bool,
+    /// Output: one board per line (`auto`, `hdu`), one board (`poj`, with --count 1), a UVa 652
+    /// input (count, blank line, datasets of one row per line), or JSON lines (`jsonl`).
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: FormatArg,
 }
 
-/// Writes `count` boards of `shape` (solvable toward `goal` unless `any_parity`).
+/// Writes `count` boards of `shape` (solvable toward `goal` unless `any_parity`), one per line.
 pub fn write_boards(
     out: &mut impl Write,
-    goal: &npuzzle::Board,
+    goal: &Board,
     count: u64,
     seed: u64,
     any_parity: bool,
 ) -> io::Result<()> {
+    write_formatted(out, goal, count, seed, any_parity, FormatArg::Hdu)
+}
+
+/// Writes the boards in `format`.
+fn write_formatted(
+    out: &mut impl Write,
+    goal: &Board,
+    count: u64,
+    seed: u64,
+    any_parity: bool,
+    format: FormatArg,
+) -> io::Result<()> {
     let mut rng = SmallRng::seed_from_u64(seed);
+    if format == FormatArg::Uva {
+        writeln!(out, "{count}")?;
+    }
     for _ in 0..count {
         let b = if any_parity {
             random_board(goal.shape(), &mut rng)
         } else {
             random_solvable(goal, &mut rng)
         };
-        writeln!(out, "{}", b.to_judge_line())?;
+        match format {
+            FormatArg::Uva => {
+                writeln!(out)?;
+                let width = b.shape().width();
+                let line = b.to_judge_line();
+                let tokens: Vec<&str> = line.split(' ').collect();
+                for row in tokens.chunks(width) {
+                    writeln!(out, "{}", row.join(" "))?;
+                }
+            }
+            FormatArg::Jsonl => {
+                let solvable = npuzzle::parity::is_solvable(&b, goal).unwrap_or(false);
+                let row = serde_json::json!({
+                    "board": b.to_judge_line(),
+                    "width": b.shape().width(),
+                    "height": b.shape().height(),
+                    "solvable": solvable,
+                });
+                writeln!(out, "{row}")?;
+            }
+            _ => writeln!(out, "{}", b.to_judge_line())?,
+        }
     }
     Ok(())
 }
 
 /// Runs `npuzzle scramble`.
 pub fn run(args: ScrambleArgs) -> Result<ExitCode> {
-    let shape = args.board.fixed_shape()?.unwrap_or(Shape::new(3, 3)?);
-    let goal = args
-        .board
-        .goal_for(shape, args.board.goal_board()?.as_ref());
+    if args.format == FormatArg::Poj && args.count != 1 {
+        bail!(
+            "--format poj holds exactly one board; use --count 1, or --format hdu|uva|jsonl for {}",
+            args.count
+        );
+    }
+    let options = BoardOptions {
+        format: FormatArg::Auto,
+        size: args.size,
+        goal: args.goal.clone(),
+        blank_first: args.blank_first,
+    };
+    let shape = options.fixed_shape()?.unwrap_or(Shape::new(3, 3)?);
+    let goal = options.goal_for(shape, options.goal_board()?.as_ref());
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -60,7 +118,14 @@ pub fn run(args: ScrambleArgs) -> Result<ExitCode> {
     });
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    write_boards(&mut out, &goal, args.count, seed, args.any_parity)?;
+    write_formatted(
+        &mut out,
+        &goal,
+        args.count,
+        seed,
+        args.any_parity,
+        args.format,
+    )?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
 }

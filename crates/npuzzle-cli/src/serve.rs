@@ -18,9 +18,9 @@ pub struct ServeArgs {
     /// Seconds a single solve may search before it is cancelled.
     #[arg(long, default_value_t = 10.0)]
     pub budget: f64,
-    /// Searches (anything but 3×3 table lookups) allowed at once.
-    #[arg(long, default_value_t = 2)]
-    pub heavy: usize,
+    /// Searches (anything but 3×3 table lookups) allowed at once (1 to 64).
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=64))]
+    pub heavy: u8,
     /// Serve without pattern databases (4×4 by IDA* with linear conflict under the budget,
     /// larger boards by the constructive solver).
     #[arg(long)]
@@ -54,7 +54,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     };
     let config = ServerConfig {
         solve_budget: Duration::from_secs_f64(args.budget.min(3600.0)),
-        heavy_solves: args.heavy.max(1),
+        heavy_solves: args.heavy as usize,
         pdbs,
         log_requests: !args.quiet,
         ..ServerConfig::default()

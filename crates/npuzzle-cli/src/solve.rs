@@ -31,7 +31,7 @@ const TASK: usize = 1 << 10;
 pub struct SolveArgs {
     /// A board's tiles (e.g. `2 3 4 1 5 x 7 6 8`), or one input file; standard input when
     /// omitted or `-`.
-    #[arg(value_name = "BOARD|FILE")]
+    #[arg(value_name = "BOARD|FILE", allow_negative_numbers = true)]
     pub input: Vec<String>,
     #[command(flatten)]
     pub board: BoardOptions,
@@ -56,9 +56,9 @@ pub struct SolveArgs {
     pub stats: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
-    /// Worker threads (0 = one per core).
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// Worker threads (0 = one per core; at most 256).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    pub threads: u16,
 }
 
 /// Search limits on the command line.
@@ -244,6 +244,8 @@ struct Style {
     stats: bool,
     json: bool,
     uva: bool,
+    /// The board came from the command line: messages name no line.
+    arguments: bool,
     /// Judge letters straight from a table: no allocation per board.
     fast: bool,
 }
@@ -263,7 +265,11 @@ impl Piece {
     /// object in JSON lines), the reason on stderr.
     fn fail(&mut self, style: &Style, line: usize, message: &str) {
         self.failures += 1;
-        let _ = writeln!(self.err, "line {line}: {message}");
+        if style.arguments {
+            let _ = writeln!(self.err, "npuzzle: the board: {message}");
+        } else {
+            let _ = writeln!(self.err, "line {line}: {message}");
+        }
         if style.json {
             let j = JsonAnswer::error(line, message.to_owned(), "error");
             let _ = serde_json::to_writer(&mut self.out, &j);
@@ -351,9 +357,9 @@ fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzz
                 .extend_from_slice(style.notation.render(&answer.solution).as_bytes());
             piece.out.push(b'\n');
             if style.show {
-                piece
-                    .out
-                    .extend_from_slice(show_steps(board, &answer.solution).as_bytes());
+                piece.out.extend_from_slice(
+                    show_steps(board, &answer.solution, style.notation).as_bytes(),
+                );
             }
             if style.stats {
                 let _ = writeln!(
@@ -377,6 +383,8 @@ pub struct OutputOptions {
     pub stats: bool,
     /// Write JSON lines.
     pub json: bool,
+    /// The board came from the command line (messages name no line).
+    pub arguments: bool,
 }
 
 /// Totals of one streamed run.
@@ -443,6 +451,7 @@ pub fn stream<R: std::io::BufRead + Send + 'static>(
             stats: options.stats,
             json: options.json,
             uva: !options.json && format == Some(Format::Uva),
+            arguments: options.arguments,
             fast: !options.json
                 && !options.show
                 && !options.stats
@@ -487,7 +496,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     if args.threads > 0 {
         // Fails only if a pool already exists, which is harmless.
         let _ = rayon::ThreadPoolBuilder::new()
-            .num_threads(args.threads)
+            .num_threads(args.threads as usize)
             .build_global();
     }
     let limits = args.limits.to_limits()?;
@@ -498,12 +507,15 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         limits,
         args.pdb.clone(),
     )?;
-    let reader = input::judge_reader(input::from_arguments(&args.input)?, &args.board)?;
+    let source = input::from_arguments(&args.input)?;
+    let arguments = source.is_arguments();
+    let reader = input::judge_reader(source.into_input(), &args.board)?;
     let options = OutputOptions {
         notation: args.notation,
         show: args.show,
         stats: args.stats,
         json: args.board.format == FormatArg::Jsonl,
+        arguments,
     };
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(1 << 20, stdout.lock());

@@ -194,7 +194,7 @@ fn tile_notation_and_show() {
     );
     let out = stdout(&o);
     assert_eq!(out.lines().next(), Some("L2"));
-    assert!(out.contains("-r->"));
+    assert!(out.contains("-L->") && !out.contains("-r->"), "{out}");
     assert_eq!(out.matches("7 8 x").count(), 1);
 }
 

@@ -122,8 +122,13 @@ pub fn tokens(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     })
 }
 
+/// A token as messages show it: at most 24 bytes, control characters and escape sequences
+/// escaped so that nothing from the input reaches a terminal raw.
 fn shorten(token: &[u8]) -> String {
-    let s = String::from_utf8_lossy(&token[..token.len().min(24)]).into_owned();
+    let s: String = String::from_utf8_lossy(&token[..token.len().min(24)])
+        .chars()
+        .flat_map(char::escape_debug)
+        .collect();
     if token.len() > 24 { s + "…" } else { s }
 }
 

@@ -19,7 +19,7 @@ pub struct Solution {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum NotationError {
     /// A character that is not a move letter.
-    #[error("`{found}` at position {position} is not a move (expected one of u, d, l, r)")]
+    #[error("`{}` at position {position} is not a move (expected one of u, d, l, r)", found.escape_debug())]
     BadLetter {
         /// The character.
         found: char,
@@ -27,7 +27,7 @@ pub enum NotationError {
         position: usize,
     },
     /// A malformed tile-notation group such as `R0` or `Q2`.
-    #[error("`{group}` is not a tile move (expected U, D, L or R with an optional count)")]
+    #[error("`{}` is not a tile move (expected U, D, L or R with an optional count)", group.escape_debug())]
     BadGroup {
         /// The offending group.
         group: String,
@@ -124,7 +124,10 @@ impl Solution {
             let mut count: usize = 0;
             let mut digits = String::new();
             while let Some(d) = chars.peek().and_then(|d| d.to_digit(10)) {
-                digits.push(chars.next().unwrap_or('0'));
+                let digit = chars.next().unwrap_or('0');
+                if digits.len() < 24 {
+                    digits.push(digit);
+                }
                 count = count.saturating_mul(10).saturating_add(d as usize);
             }
             if digits.is_empty() {
@@ -132,7 +135,7 @@ impl Solution {
             } else if count == 0 {
                 return Err(bad(format!("{c}{digits}")));
             }
-            if moves.len() + count > MAX_SOLUTION_MOVES {
+            if count > MAX_SOLUTION_MOVES - moves.len() {
                 return Err(NotationError::TooLong {
                     limit: MAX_SOLUTION_MOVES,
                 });

@@ -46,6 +46,37 @@ fn corrupt(path: &Path, reason: impl Into<String>) -> PdbError {
     }
 }
 
+/// Removes temporary files that an interrupted save of `path` left behind (`NAME.tmp.PID` of a
+/// process that no longer runs, or older than a day where that cannot be told).
+fn remove_stale_temporaries(path: &Path) {
+    let (Some(dir), Some(stem)) = (path.parent(), path.file_stem()) else {
+        return;
+    };
+    let prefix = format!("{}.tmp.", stem.to_string_lossy());
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix(&prefix) else {
+            continue;
+        };
+        let running = pid.parse::<u32>().is_ok_and(|pid| {
+            pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists()
+        });
+        let proc_known = Path::new("/proc/self").exists();
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age.as_secs() > 86_400);
+        if (proc_known && !running) || (!proc_known && old) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
 fn io_err(path: &Path, source: std::io::Error) -> PdbError {
     PdbError::Io {
         path: path.display().to_string(),
@@ -146,6 +177,7 @@ impl PatternDb {
         }
         let entries = self.entries();
         let header = encode_header(self, checksum(entries));
+        remove_stale_temporaries(path);
         let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
         let write = || -> std::io::Result<()> {
             let mut f = File::create(&tmp)?;
@@ -163,6 +195,11 @@ impl PatternDb {
     /// Maps a database file, checking its header and its checksum. When `expect` is given, the
     /// file must be the database of exactly that goal and pattern.
     pub fn load(path: &Path, expect: Option<(&Board, &[Tile])>) -> Result<PatternDb, PdbError> {
+        // Never open anything but a regular file: a FIFO would block, a directory cannot map.
+        let meta = fs::metadata(path).map_err(|e| io_err(path, e))?;
+        if !meta.is_file() {
+            return Err(corrupt(path, "not a regular file"));
+        }
         let file = File::open(path).map_err(|e| io_err(path, e))?;
         // SAFETY: the mapping is read-only and private to this process; the cache files are
         // written whole and renamed into place, never modified in place, so the contents
@@ -255,6 +292,7 @@ impl PdbCache {
                 rd.filter_map(Result::ok)
                     .map(|e| e.path())
                     .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
+                    .filter(|p| fs::symlink_metadata(p).is_ok_and(|m| !m.is_dir()))
                     .collect()
             })
             .unwrap_or_default();
@@ -313,6 +351,39 @@ mod tests {
         assert!(e.to_string().contains("truncated"), "{e}");
         fs::write(&path, &bytes[..30]).unwrap();
         assert!(cache.load(&goal, &tiles).is_err());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A FIFO or a directory where a database file belongs is reported, never opened (a FIFO
+    /// would block); a save replaces it and removes temporaries of saves that died.
+    #[test]
+    fn odd_files_in_the_cache_never_block() {
+        let dir = std::env::temp_dir().join(format!("npuzzle-pdb-odd-{}", std::process::id()));
+        let cache = PdbCache::new(&dir);
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let tiles = [1, 2];
+        let path = cache.path_for(&goal, &tiles);
+        fs::create_dir_all(&dir).unwrap();
+        let made = std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .is_ok_and(|s| s.success());
+        if made {
+            let e = cache.load(&goal, &tiles).unwrap_err().to_string();
+            assert!(e.contains("not a regular file"), "{e}");
+            fs::remove_file(&path).unwrap();
+        }
+        fs::create_dir_all(&path).unwrap();
+        assert!(cache.load(&goal, &tiles).is_err());
+        assert!(cache.files().is_empty());
+        fs::remove_dir_all(&path).unwrap();
+        // A temporary of a process that is gone is removed by the next save.
+        let stale = path.with_extension("tmp.4000000000");
+        fs::write(&stale, b"half a database").unwrap();
+        let db = PatternDb::build(&goal, &tiles, &quiet).unwrap();
+        db.save(&path).unwrap();
+        assert!(!stale.exists());
+        assert!(cache.load(&goal, &tiles).unwrap().is_some());
         fs::remove_dir_all(&dir).unwrap();
     }
 }
