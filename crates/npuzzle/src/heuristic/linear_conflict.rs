@@ -120,8 +120,15 @@ impl LinearConflict {
             joined_lines,
             row_digit,
             col_digit,
-            row_weight: (0..w).map(|c| (w + 1).pow(c as u32)).collect(),
-            col_weight: (0..h).map(|r| (h + 1).pow(r as u32)).collect(),
+            // Key weights exist only with the line tables (sides ≤ 6; larger powers overflow).
+            row_weight: (0..w)
+                .filter(|_| tabled)
+                .map(|c| (w + 1).pow(c as u32))
+                .collect(),
+            col_weight: (0..h)
+                .filter(|_| tabled)
+                .map(|r| (h + 1).pow(r as u32))
+                .collect(),
             cell_row: (0..n).map(|p| shape.row(p) as u16).collect(),
             cell_col: (0..n).map(|p| shape.column(p) as u16).collect(),
         }
