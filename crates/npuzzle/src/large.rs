@@ -94,9 +94,9 @@ impl Builder<'_> {
                 false => Err(self.stuck(tiles[0].0)),
             };
         }
-        match tiles {
-            &[(a, ta)] => self.place_far(a, ta),
-            &[(a, x), (b, y)] => self.place_pair_far((a, x), (b, y)),
+        match *tiles {
+            [(a, ta)] => self.place_far(a, ta),
+            [(a, x), (b, y)] => self.place_pair_far((a, x), (b, y)),
             _ => Ok(()),
         }
     }
