@@ -95,6 +95,10 @@ fn browser_available() -> bool {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[cfg_attr(
+    browser_missing,
+    ignore = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+)]
 async fn scramble_solve_play_and_errors_in_chromium() {
     if !browser_available() {
         return;
