@@ -11,7 +11,7 @@ use crate::pdb::PdbOptions;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use npuzzle::heuristic::HeuristicKind;
-use npuzzle::judge::{Format, Puzzle};
+use npuzzle::judge::{Format, Puzzle, RawLine, ReaderOptions};
 use npuzzle::search::Limits;
 use npuzzle::{Algorithm, Board, Building, Outcome, Shape, SolveError, Solver, SolverBuilder};
 use rayon::prelude::*;
@@ -222,6 +222,19 @@ impl Solvers {
         }
     }
 
+    /// Whether a solver (or its error) exists for `shape`.
+    pub fn is_prepared(&self, shape: Shape) -> bool {
+        self.by_shape.contains_key(&shape)
+    }
+
+    /// The complete tables of the solvers prepared so far (they answer lines directly).
+    fn tables(&self) -> Vec<&npuzzle::table::Table> {
+        self.by_shape
+            .values()
+            .filter_map(|s| s.as_ref().ok()?.table())
+            .collect()
+    }
+
     /// The solver for `shape` (after [`Solvers::prepare`]).
     pub fn get(&self, shape: Shape) -> Result<&Solver, SolveError> {
         match self.by_shape.get(&shape) {
@@ -398,97 +411,240 @@ pub struct RunSummary {
     pub problems: usize,
 }
 
-/// Streams boards from `reader` to `out` (answers) and `err` (reports): a reader thread parses
-/// chunks ahead while the current chunk is solved in parallel, in order.
-pub fn stream<R: std::io::BufRead + Send + 'static>(
-    mut reader: npuzzle::judge::JudgeReader<R>,
-    solvers: &mut Solvers,
-    options: &OutputOptions,
-    out: &mut impl Write,
-    err: &mut impl Write,
-) -> Result<RunSummary> {
-    let (tx, rx) = mpsc::sync_channel::<io::Result<(Option<Format>, Vec<Puzzle>)>>(2);
-    let reader_thread = std::thread::spawn(move || {
-        loop {
-            let mut chunk = Vec::with_capacity(CHUNK);
-            let mut failed = None;
-            while chunk.len() < CHUNK {
-                match reader.next_puzzle() {
-                    Ok(Some(p)) => chunk.push(p),
-                    Ok(None) => break,
-                    Err(e) => {
-                        failed = Some(e);
-                        break;
-                    }
-                }
-            }
-            let last = chunk.len() < CHUNK || failed.is_some();
-            if !chunk.is_empty() && tx.send(Ok((reader.format(), chunk))).is_err() {
-                return;
-            }
-            if let Some(e) = failed {
-                let _ = tx.send(Err(e));
-            }
-            if last {
-                return;
-            }
-        }
-    });
-    let mut summary = RunSummary::default();
-    let mut answered_any = false;
-    for message in rx {
-        let (format, chunk) = message.context("cannot read the input")?;
-        for p in &chunk {
-            if let Ok(b) = &p.board
-                && solvers.needed(b)
-            {
-                solvers.prepare(b.shape());
-            }
-        }
-        let style = Style {
+/// What the reader thread hands over.
+enum Chunk {
+    /// Boards already read.
+    Puzzles(Vec<Puzzle>),
+    /// One-board-per-line input, not parsed yet: the bulk path answers these lines straight
+    /// from the tables and hands the others to the general reader.
+    Lines(Vec<u8>, Vec<RawLine>),
+}
+
+impl Style {
+    fn of(options: &OutputOptions, format: Option<Format>) -> Style {
+        Style {
             notation: options.notation,
             show: options.show,
             stats: options.stats,
             json: options.json,
             uva: !options.json && format == Some(Format::Uva),
             arguments: options.arguments,
-            fast: !options.json
-                && !options.show
-                && !options.stats
-                && options.notation == Notation::Judge,
-        };
-        let solvers = &*solvers;
-        // Table lookups are cheap: many boards per task. Searches: one board per task.
-        let task = if style.fast { TASK } else { 1 };
-        let pieces: Vec<Piece> = chunk
-            .par_chunks(task)
-            .map(|task| {
-                let mut piece = Piece::default();
-                for p in task {
-                    answer_one(&mut piece, &style, solvers, p);
-                }
-                piece
-            })
-            .collect();
-        for piece in pieces {
-            let mut bytes = &piece.out[..];
-            if style.uva && !answered_any && piece.answers > 0 {
-                bytes = &bytes[1..]; // no separator before the first answer
-            }
-            answered_any |= piece.answers > 0;
-            out.write_all(bytes)?;
-            if !piece.err.is_empty() {
-                out.flush()?;
-                err.write_all(&piece.err)?;
-            }
-            summary.answered += piece.answers - piece.failures.min(piece.answers);
-            summary.failures += piece.failures;
-            summary.problems += piece.problems;
+            fast: options.plain(),
         }
     }
-    out.flush()?;
+}
+
+impl OutputOptions {
+    /// Nothing but judge letters: answers may be written straight from a table.
+    fn plain(&self) -> bool {
+        !self.json && !self.show && !self.stats && self.notation == Notation::Judge
+    }
+}
+
+/// What the reader thread sends: a chunk and the convention read so far.
+type Message = io::Result<(Option<Format>, Chunk)>;
+
+/// Reads chunks of the input on its own thread, ahead of the solving.
+fn read_ahead<R: std::io::BufRead + Send + 'static>(
+    mut reader: npuzzle::judge::JudgeReader<R>,
+    bulk_lines: bool,
+) -> (mpsc::Receiver<Message>, std::thread::JoinHandle<()>) {
+    let (tx, rx) = mpsc::sync_channel::<Message>(2);
+    let thread = std::thread::spawn(move || {
+        loop {
+            if bulk_lines && reader.is_line_per_board() {
+                let mut buf = Vec::with_capacity(CHUNK * 20);
+                let mut lines = Vec::with_capacity(CHUNK);
+                let more = match reader.raw_lines(CHUNK, &mut buf, &mut lines) {
+                    Ok(more) => more,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                if !lines.is_empty()
+                    && tx
+                        .send(Ok((reader.format(), Chunk::Lines(buf, lines))))
+                        .is_err()
+                {
+                    return;
+                }
+                if !more {
+                    return;
+                }
+                continue;
+            }
+            let mut chunk = Vec::with_capacity(CHUNK);
+            let mut ended = false;
+            let mut failed = None;
+            while chunk.len() < CHUNK {
+                match reader.next_puzzle() {
+                    Ok(Some(p)) => chunk.push(p),
+                    Ok(None) => {
+                        ended = true;
+                        break;
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+                if bulk_lines && reader.is_line_per_board() {
+                    break;
+                }
+            }
+            if !chunk.is_empty()
+                && tx
+                    .send(Ok((reader.format(), Chunk::Puzzles(chunk))))
+                    .is_err()
+            {
+                return;
+            }
+            if let Some(e) = failed {
+                let _ = tx.send(Err(e));
+                return;
+            }
+            if ended {
+                return;
+            }
+        }
+    });
+    (rx, thread)
+}
+
+/// A parallel task's answers, and the boards of shapes that had no solver yet, each with the
+/// place in the answers where its own answer goes.
+type Answered = (Piece, Vec<(usize, Puzzle)>);
+
+/// Answers raw lines in parallel: straight from a table where the line is one valid board of
+/// its shape, else through the general reader.
+fn answer_lines(
+    buf: &[u8],
+    lines: &[RawLine],
+    style: &Style,
+    solvers: &Solvers,
+    reading: &ReaderOptions,
+) -> Vec<Answered> {
+    let tables = solvers.tables();
+    lines
+        .par_chunks(TASK)
+        .map(|task| {
+            let mut piece = Piece::default();
+            let mut later = Vec::new();
+            for raw in task {
+                let text = &buf[raw.start..raw.end];
+                if !raw.too_long && tables.iter().any(|t| t.answer_line(text, &mut piece.out)) {
+                    piece.answers += 1;
+                    continue;
+                }
+                let p = reading.parse_line(raw, buf);
+                match &p.board {
+                    Ok(b) if !solvers.is_prepared(b.shape()) && solvers.needed(b) => {
+                        later.push((piece.out.len(), p));
+                    }
+                    _ => answer_one(&mut piece, style, solvers, &p),
+                }
+            }
+            (piece, later)
+        })
+        .collect()
+}
+
+/// Writes answers in order, keeping the totals and the UVa separators.
+struct Writer<'a, O: Write, E: Write> {
+    out: &'a mut O,
+    err: &'a mut E,
+    summary: RunSummary,
+    answered_any: bool,
+}
+
+impl<O: Write, E: Write> Writer<'_, O, E> {
+    /// `bytes` of `piece`'s answers; its reports and totals go with its last bytes (`last`).
+    fn write(&mut self, piece: &Piece, bytes: &[u8], style: &Style, last: bool) -> io::Result<()> {
+        let mut bytes = bytes;
+        if style.uva && !self.answered_any && bytes.first() == Some(&b'\n') {
+            bytes = &bytes[1..]; // no separator before the first answer
+        }
+        self.answered_any |= !bytes.is_empty();
+        self.out.write_all(bytes)?;
+        if last {
+            if !piece.err.is_empty() {
+                self.out.flush()?;
+                self.err.write_all(&piece.err)?;
+            }
+            self.summary.answered += piece.answers - piece.failures.min(piece.answers);
+            self.summary.failures += piece.failures;
+            self.summary.problems += piece.problems;
+        }
+        Ok(())
+    }
+}
+
+/// Streams boards from `reader` to `out` (answers) and `err` (reports): a reader thread reads
+/// chunks ahead while the current chunk is answered in parallel, in order. One-board-per-line
+/// input with plain output goes the bulk way (see [`answer_lines`]).
+pub fn stream<R: std::io::BufRead + Send + 'static>(
+    reader: npuzzle::judge::JudgeReader<R>,
+    solvers: &mut Solvers,
+    options: &OutputOptions,
+    out: &mut impl Write,
+    err: &mut impl Write,
+) -> Result<RunSummary> {
+    let reading = *reader.options();
+    let (rx, reader_thread) = read_ahead(reader, options.plain());
+    let mut w = Writer {
+        out,
+        err,
+        summary: RunSummary::default(),
+        answered_any: false,
+    };
+    for message in rx {
+        let (format, chunk) = message.context("cannot read the input")?;
+        let style = Style::of(options, format);
+        let pieces: Vec<Answered> = match &chunk {
+            Chunk::Puzzles(puzzles) => {
+                for p in puzzles {
+                    if let Ok(b) = &p.board
+                        && solvers.needed(b)
+                    {
+                        solvers.prepare(b.shape());
+                    }
+                }
+                let solvers = &*solvers;
+                // Table lookups are cheap: many boards per task. Searches: one board per task.
+                let task = if style.fast { TASK } else { 1 };
+                puzzles
+                    .par_chunks(task)
+                    .map(|task| {
+                        let mut piece = Piece::default();
+                        for p in task {
+                            answer_one(&mut piece, &style, solvers, p);
+                        }
+                        (piece, Vec::new())
+                    })
+                    .collect()
+            }
+            Chunk::Lines(buf, lines) => answer_lines(buf, lines, &style, solvers, &reading),
+        };
+        for (piece, later) in pieces {
+            // Boards of new shapes: their solvers are made now, their answers go in place.
+            let mut at = 0;
+            for (offset, p) in &later {
+                w.write(&piece, &piece.out[at..*offset], &style, false)?;
+                at = *offset;
+                if let Ok(b) = &p.board {
+                    solvers.prepare(b.shape());
+                }
+                let mut one = Piece::default();
+                answer_one(&mut one, &style, solvers, p);
+                w.write(&one, &one.out, &style, true)?;
+            }
+            w.write(&piece, &piece.out[at..], &style, true)?;
+        }
+    }
+    w.out.flush()?;
     let _ = reader_thread.join();
-    Ok(summary)
+    Ok(w.summary)
 }
 
 /// Runs `npuzzle solve`.

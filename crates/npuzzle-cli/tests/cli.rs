@@ -684,3 +684,33 @@ fn cube_command() {
     let o = npuzzle(&["cube", "--dimensions", "2"], "1\n3\n1 2 3 4 5 6 7 0 8\n");
     assert_eq!(stdout(&o), "Puzzle can be solved.\n");
 }
+
+/// One board per line, the bulk path: boards of a new shape in the middle of a run of 3×3
+/// boards, unsolvable and bad lines all keep their places.
+#[test]
+fn bulk_lines_keep_their_order() {
+    let mut input = String::new();
+    for _ in 0..3000 {
+        input.push_str("1 2 3 4 5 6 7 x 8\n");
+    }
+    input.push_str("1 2 x 3\n2 1 3 4 5 6 7 8 x\n1 2 3 4 5 6 7 8 8\n1 2 3 4 5 6 7 8 x\n");
+    for _ in 0..3000 {
+        input.push_str("1 2 3 4 5 6 x 7 8\n");
+    }
+    let o = npuzzle(&["solve"], &input);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6004);
+    assert!(lines[..3000].iter().all(|l| *l == "r"));
+    assert_eq!(lines[3000], "r");
+    assert_eq!(lines[3001], "unsolvable");
+    assert_eq!(lines[3002], "error");
+    assert_eq!(lines[3003], "");
+    assert!(lines[3004..].iter().all(|l| *l == "rr"));
+    assert!(
+        stderr(&o).contains("line 3003: tile 8 appears twice"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -68,6 +68,28 @@ pub struct ReaderOptions {
     pub max_line: usize,
 }
 
+impl ReaderOptions {
+    /// The puzzle of one raw line of one-board-per-line input (see
+    /// [`JudgeReader::raw_lines`]), exactly as [`JudgeReader::next_puzzle`] would have read it.
+    pub fn parse_line(&self, raw: &RawLine, buf: &[u8]) -> Puzzle {
+        if raw.too_long {
+            let kind = ParseErrorKind::LineTooLong {
+                limit: self.max_line,
+            };
+            return Puzzle::board(
+                raw.line,
+                Err(ParseError {
+                    line: raw.line,
+                    kind,
+                }),
+            );
+        }
+        let mut collector = TileCollector::new();
+        collector.push_line(raw.line, &buf[raw.start..raw.end]);
+        Puzzle::board(raw.line, collector.finish(self.shape))
+    }
+}
+
 impl Default for ReaderOptions {
     fn default() -> Self {
         ReaderOptions {
@@ -110,6 +132,19 @@ impl Puzzle {
             answerable: false,
         }
     }
+}
+
+/// One line of one-board-per-line input, unparsed (see [`JudgeReader::raw_lines`]).
+#[derive(Copy, Clone, Debug)]
+pub struct RawLine {
+    /// 1-based input line.
+    pub line: usize,
+    /// Its bytes in the caller's buffer.
+    pub start: usize,
+    /// End of its bytes.
+    pub end: usize,
+    /// Longer than the reader's limit (its bytes were dropped).
+    pub too_long: bool,
 }
 
 /// Most bytes of forced-POJ lines held back while deciding whether each line is a board.
@@ -592,6 +627,49 @@ impl<R: BufRead> JudgeReader<R> {
             ));
         }
         self.finished = true;
+    }
+
+    /// Whether the input has settled into one board per line (HDU) with nothing pending, so
+    /// that [`JudgeReader::raw_lines`] may take over.
+    pub fn is_line_per_board(&self) -> bool {
+        self.mode == Mode::Lines && self.pending.is_empty() && !self.finished
+    }
+
+    /// One-board-per-line input only (see [`JudgeReader::is_line_per_board`]): appends up to
+    /// `max` further non-blank lines to `buf` without parsing them, each as a [`RawLine`] in
+    /// `lines`, for callers that answer lines in bulk and hand the odd ones back to
+    /// [`JudgeReader::parse_line`]. Returns `false` at the end of input.
+    pub fn raw_lines(
+        &mut self,
+        max: usize,
+        buf: &mut Vec<u8>,
+        lines: &mut Vec<RawLine>,
+    ) -> io::Result<bool> {
+        let mut taken = 0;
+        while taken < max {
+            if !self.next_line()? {
+                self.finished = true;
+                return Ok(false);
+            }
+            if self.is_blank_line() {
+                continue;
+            }
+            let start = buf.len();
+            buf.extend_from_slice(&self.buf);
+            lines.push(RawLine {
+                line: self.line_no,
+                start,
+                end: buf.len(),
+                too_long: self.line_too_long,
+            });
+            taken += 1;
+        }
+        Ok(true)
+    }
+
+    /// The options the reader was made with.
+    pub fn options(&self) -> &ReaderOptions {
+        &self.options
     }
 
     /// The next board (or rejected board), `None` at end of input.

@@ -215,13 +215,76 @@ impl Table {
             .is_some()
     }
 
+    /// Answers one input line that holds exactly one board of the table's shape (tiles as
+    /// decimal numbers, `x`, `X` or `0` for the blank, any ASCII whitespace between): appends
+    /// the judge letters of an optimal solution, or `unsolvable`, and a newline. Returns
+    /// `false`, appending nothing, for any other line (another tile count, a bad or repeated
+    /// token), which the general reader then reports precisely. This is the hot path of
+    /// one-board-per-line input: no allocation, no intermediate [`Board`].
+    #[inline]
+    pub fn answer_line(&self, line: &[u8], out: &mut Vec<u8>) -> bool {
+        let n = self.shape().cells();
+        let mut cells = [0 as Tile; MAX_TABLE_CELLS];
+        let (mut count, mut seen, mut i) = (0usize, 0u32, 0usize);
+        loop {
+            while i < line.len() && line[i].is_ascii_whitespace() {
+                i += 1;
+            }
+            if i == line.len() {
+                break;
+            }
+            let v = match line[i] {
+                b'x' | b'X' => {
+                    i += 1;
+                    0
+                }
+                _ => {
+                    let start = i;
+                    let mut v = 0u32;
+                    while i < line.len() && line[i].is_ascii_digit() && i - start < 3 {
+                        v = v * 10 + (line[i] - b'0') as u32;
+                        i += 1;
+                    }
+                    if i == start {
+                        return false;
+                    }
+                    v
+                }
+            };
+            let ends = i == line.len() || line[i].is_ascii_whitespace();
+            if !ends || count == n || v as usize >= n || seen & (1 << v) != 0 {
+                return false;
+            }
+            seen |= 1 << v;
+            cells[count] = v as Tile;
+            count += 1;
+        }
+        if count != n {
+            return false;
+        }
+        if self
+            .moves_of(&cells[..n], |m| out.push(b"udlr"[m.index()]))
+            .is_none()
+        {
+            out.extend_from_slice(b"unsolvable");
+        }
+        out.push(b'\n');
+        true
+    }
+
     /// Calls `f` with each move of an optimal solution; `None` when unsolvable or of another shape.
     #[inline]
-    pub fn for_each_move(&self, board: &Board, mut f: impl FnMut(Move)) -> Option<usize> {
+    pub fn for_each_move(&self, board: &Board, f: impl FnMut(Move)) -> Option<usize> {
         if board.shape() != self.shape() {
             return None;
         }
-        let r = self.rank_of(board.cells());
+        self.moves_of(board.cells(), f)
+    }
+
+    /// [`Table::for_each_move`] for the cells of a valid board of the table's shape.
+    #[inline]
+    fn moves_of(&self, cells: &[Tile], mut f: impl FnMut(Move)) -> Option<usize> {
+        let r = self.rank_of(cells);
         let e = self.entries[r];
         if e == UNREACHABLE {
             return None;
@@ -234,7 +297,7 @@ impl Table {
                 p >>= 2;
             }
         } else {
-            let mut b = board.clone();
+            let mut b = Board::new(self.shape(), cells).ok()?;
             let mut e = e;
             for _ in 0..len {
                 let m = Move::from_index(e as usize);
@@ -256,6 +319,44 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The line fast path answers exactly the lines that hold one valid board, like the
+    /// general reader, and nothing else.
+    #[test]
+    fn answer_line_agrees_with_the_reader() {
+        let t = Table::eight();
+        for line in [
+            "2 3 4 1 5 x 7 6 8",
+            "  2\t3 4 1 5 X 7 6 8\r",
+            "1 2 3 4 5 6 7 8 0",
+            "2 1 3 4 5 6 7 8 x",
+            "1 2 3 4 5 6 7 8",
+            "1 2 3 4 5 6 7 8 x 9",
+            "1 2 3 4 5 6 7 7 x",
+            "1 2 3 4 5 6 7 8 9",
+            "1 2 3 4 5 6 7 8 x0",
+            "1 2 3 4 5 6 7 8 08",
+            "1 2 3 4 5 6 7 8 0008",
+            "1 2 3 4 5 6 7 8 xx",
+            "",
+            "1 2 3 4 5 6 7 8 -x",
+        ] {
+            let mut fast = Vec::new();
+            let answered = t.answer_line(line.as_bytes(), &mut fast);
+            let general = Board::parse(line).ok().filter(|b| b.shape() == t.shape());
+            assert_eq!(answered, general.is_some(), "{line:?}");
+            if let Some(b) = general {
+                let mut slow = Vec::new();
+                if !t.write_letters(&b, &mut slow) {
+                    slow.extend_from_slice(b"unsolvable");
+                }
+                slow.push(b'\n');
+                assert_eq!(fast, slow, "{line:?}");
+            } else {
+                assert!(fast.is_empty());
+            }
+        }
+    }
 
     #[test]
     fn eight_table_shape() {
