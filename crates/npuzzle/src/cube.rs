@@ -1,153 +1,9 @@
-//! Sliding puzzles in any number of dimensions, such as the M×M×M cube of UVa 716
-//! ("Commedia dell' arte"): which arrangements can be slid into the goal.
-//!
-//! The goal holds the tiles `1..N-1` in order (the first coordinate varying fastest) and the
-//! blank (`0`) in the last cell. A move swaps the blank with a neighbour along one axis: one
-//! transposition of the cells, and one step of the blank on a bipartite grid. So the parity of
-//! the arrangement (as a permutation of the goal) and the parity of the blank's taxicab distance
-//! from the last cell change together, and must agree. On grids where every axis that is longer
-//! than one cell has length ≥ 2 and at least two such axes exist, that condition is also
-//! sufficient (Wilson's theorem: the grid graph is 2-connected, bipartite and neither a cycle
-//! longer than four cells nor the exceptional θ₀ graph); a 2×2 grid is a 4-cycle whose 12
-//! reachable arrangements are exactly the even ones as well. With a single axis longer than one
-//! cell the board is a line on which tiles cannot pass each other: solvable exactly when the
-//! tiles are already in order. Checking is O(N): one pass over the cycles of the permutation.
+//! UVa 716 ("Commedia dell' arte") input: sliding cubes of any number of dimensions, read as a
+//! stream of cases and answered with the n-dimensional parity rule
+//! ([`crate::parity::is_solvable_nd`]).
 
+use crate::parity::{MAX_CUBE_CELLS, cell_count, is_solvable_nd};
 use crate::parse::{ParseError, ParseErrorKind};
-use thiserror::Error;
-
-/// Most cells of one puzzle (256³): the arrangement and a visited mark per cell, about 80 MB.
-pub const MAX_CUBE_CELLS: usize = 1 << 24;
-
-/// Why an arrangement cannot be checked.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum CubeError {
-    /// No axes, an axis of length 0, or more cells than [`MAX_CUBE_CELLS`].
-    #[error(
-        "a puzzle of sides {sides:?} is not supported (sides ≥ 1, at most {MAX_CUBE_CELLS} cells)"
-    )]
-    BadSides {
-        /// The side lengths asked for.
-        sides: Vec<usize>,
-    },
-    /// The arrangement does not have one value per cell.
-    #[error("expected {expected} cells, got {got}")]
-    WrongCount {
-        /// Cells of the grid.
-        expected: usize,
-        /// Values given.
-        got: usize,
-    },
-    /// A value outside `0..N`.
-    #[error("value {value} at cell {cell} is out of range (0 to {max})")]
-    OutOfRange {
-        /// The value.
-        value: u64,
-        /// Its cell (0-based).
-        cell: usize,
-        /// Largest valid value (`N - 1`).
-        max: usize,
-    },
-    /// A value given twice.
-    #[error("value {value} appears twice (cells {first} and {second})")]
-    Repeated {
-        /// The value.
-        value: u64,
-        /// Its first cell (0-based).
-        first: usize,
-        /// Its second cell.
-        second: usize,
-    },
-}
-
-/// The cells of a grid with these `sides`, checked against [`MAX_CUBE_CELLS`].
-pub fn cell_count(sides: &[usize]) -> Result<usize, CubeError> {
-    let bad = || CubeError::BadSides {
-        sides: sides.to_vec(),
-    };
-    if sides.is_empty() || sides.contains(&0) {
-        return Err(bad());
-    }
-    sides
-        .iter()
-        .try_fold(1usize, |n, &s| n.checked_mul(s))
-        .filter(|&n| n <= MAX_CUBE_CELLS)
-        .ok_or_else(bad)
-}
-
-/// Whether `cells` (the values `0..N` in cell order, `0` the blank, the first coordinate
-/// varying fastest) can be slid into the goal `1, 2, …, N-1, 0` on a grid of `sides`.
-///
-/// ```
-/// use npuzzle::cube::is_solvable;
-/// // UVa 716's sample: two 2×2×2 cubes
-/// assert!(!is_solvable(&[2, 2, 2], &[1, 2, 3, 4, 5, 7, 6, 0]).unwrap());
-/// assert!(is_solvable(&[2, 2, 2], &[2, 1, 3, 5, 4, 6, 0, 7]).unwrap());
-/// ```
-pub fn is_solvable(sides: &[usize], cells: &[u32]) -> Result<bool, CubeError> {
-    let n = cell_count(sides)?;
-    if cells.len() != n {
-        return Err(CubeError::WrongCount {
-            expected: n,
-            got: cells.len(),
-        });
-    }
-    // Where each value sits; also the validity check (range, repeats).
-    let mut at = vec![usize::MAX; n];
-    for (cell, &v) in cells.iter().enumerate() {
-        let value = v as usize;
-        if value >= n {
-            return Err(CubeError::OutOfRange {
-                value: v as u64,
-                cell,
-                max: n - 1,
-            });
-        }
-        if at[value] != usize::MAX {
-            return Err(CubeError::Repeated {
-                value: v as u64,
-                first: at[value],
-                second: cell,
-            });
-        }
-        at[value] = cell;
-    }
-    let long_axes = sides.iter().filter(|&&s| s > 1).count();
-    if long_axes <= 1 {
-        // A line (or a single cell): tiles keep their order.
-        return Ok(cells
-            .iter()
-            .filter(|&&v| v != 0)
-            .zip(1u32..)
-            .all(|(&v, want)| v == want));
-    }
-    // Goal cell of value v: v - 1 for tiles, the last cell for the blank.
-    let goal_cell = |v: usize| if v == 0 { n - 1 } else { v - 1 };
-    // Permutation cell -> goal cell of the value there; parity from its cycles.
-    let mut seen = vec![false; n];
-    let mut transpositions = 0usize;
-    for start in 0..n {
-        if seen[start] {
-            continue;
-        }
-        let mut len = 0usize;
-        let mut c = start;
-        while !seen[c] {
-            seen[c] = true;
-            c = goal_cell(cells[c] as usize);
-            len += 1;
-        }
-        transpositions += len - 1;
-    }
-    // The blank's distance from the last cell: the sum over axes of (side - 1 - coordinate).
-    let mut rest = at[0];
-    let mut distance = 0usize;
-    for &s in sides {
-        distance += s - 1 - rest % s;
-        rest /= s;
-    }
-    Ok(transpositions % 2 == distance % 2)
-}
 
 /// One case of a UVa 716 input: where it starts and its answer, or why it has none.
 #[derive(Clone, Debug)]
@@ -379,7 +235,7 @@ impl<R: std::io::BufRead> CubeReader<R> {
         }
         let answer = match first_bad {
             Some(e) => Err(e),
-            None => is_solvable(&sides, &cells).map_err(|e| ParseError {
+            None => is_solvable_nd(&sides, &cells).map_err(|e| ParseError {
                 line,
                 kind: ParseErrorKind::Format(format!("case {}: {e}", self.cases)),
             }),
@@ -423,95 +279,6 @@ fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::{HashSet, VecDeque};
-
-    /// Every arrangement reachable from the goal by breadth-first search.
-    fn reachable(sides: &[usize]) -> HashSet<Vec<u32>> {
-        let n = cell_count(sides).unwrap();
-        let goal: Vec<u32> = (1..n as u32).chain([0]).collect();
-        let mut strides = vec![1usize; sides.len()];
-        for i in 1..sides.len() {
-            strides[i] = strides[i - 1] * sides[i - 1];
-        }
-        let mut seen = HashSet::from([goal.clone()]);
-        let mut queue = VecDeque::from([goal]);
-        while let Some(b) = queue.pop_front() {
-            let blank = b.iter().position(|&v| v == 0).unwrap();
-            for (axis, &s) in sides.iter().enumerate() {
-                let x = blank / strides[axis] % s;
-                let mut next = Vec::new();
-                if x > 0 {
-                    next.push(blank - strides[axis]);
-                }
-                if x + 1 < s {
-                    next.push(blank + strides[axis]);
-                }
-                for to in next {
-                    let mut c = b.clone();
-                    c.swap(blank, to);
-                    if seen.insert(c.clone()) {
-                        queue.push_back(c);
-                    }
-                }
-            }
-        }
-        seen
-    }
-
-    /// All arrangements of `0..n`, by Heap's algorithm.
-    fn all_arrangements(n: usize) -> Vec<Vec<u32>> {
-        let mut a: Vec<u32> = (0..n as u32).collect();
-        let mut out = vec![a.clone()];
-        let mut c = vec![0usize; n];
-        let mut i = 0;
-        while i < n {
-            if c[i] < i {
-                if i % 2 == 0 {
-                    a.swap(0, i);
-                } else {
-                    a.swap(c[i], i);
-                }
-                out.push(a.clone());
-                c[i] += 1;
-                i = 0;
-            } else {
-                c[i] = 0;
-                i += 1;
-            }
-        }
-        out
-    }
-
-    /// The rule agrees with breadth-first search on every arrangement of every grid small
-    /// enough to enumerate: cubes, rectangles, lines, and grids with axes of length one.
-    #[test]
-    fn agrees_with_breadth_first_search_on_every_small_grid() {
-        let grids: [&[usize]; 12] = [
-            &[1],
-            &[2],
-            &[4],
-            &[1, 5],
-            &[2, 2],
-            &[2, 3],
-            &[3, 2],
-            &[2, 2, 2],
-            &[2, 1, 2],
-            &[1, 2, 3],
-            &[2, 4],
-            &[6, 1],
-        ];
-        for sides in grids {
-            let n = cell_count(sides).unwrap();
-            let reach = reachable(sides);
-            let mut solvable = 0;
-            for cells in all_arrangements(n) {
-                let rule = is_solvable(sides, &cells).unwrap();
-                assert_eq!(rule, reach.contains(&cells), "{sides:?} {cells:?}");
-                solvable += rule as usize;
-            }
-            assert_eq!(solvable, reach.len(), "{sides:?}");
-        }
-    }
 
     fn read(text: &str) -> Vec<String> {
         CubeReader::new(text.as_bytes(), 3)
@@ -588,35 +355,5 @@ mod tests {
         assert_eq!(max_side(2), 4096);
         assert_eq!(max_side(1), MAX_CUBE_CELLS);
         assert_eq!(max_side(24), 2);
-    }
-
-    #[test]
-    fn rejects_what_is_not_an_arrangement() {
-        assert!(matches!(
-            is_solvable(&[2, 2, 2], &[1, 2, 3]),
-            Err(CubeError::WrongCount { .. })
-        ));
-        assert!(matches!(
-            is_solvable(&[2, 2], &[1, 2, 3, 4]),
-            Err(CubeError::OutOfRange { value: 4, .. })
-        ));
-        assert!(matches!(
-            is_solvable(&[2, 2], &[1, 1, 0, 3]),
-            Err(CubeError::Repeated { value: 1, .. })
-        ));
-        assert!(is_solvable(&[0, 3], &[]).is_err());
-        assert!(is_solvable(&[1 << 20, 1 << 20], &[]).is_err());
-    }
-
-    #[test]
-    fn a_million_cells_in_linear_time() {
-        let m = 100;
-        let n = m * m * m;
-        // The goal with the blank moved one step: solvable; then two tiles swapped: not.
-        let mut cells: Vec<u32> = (1..n as u32).chain([0]).collect();
-        cells.swap(n - 1, n - 2);
-        assert!(is_solvable(&[m, m, m], &cells).unwrap());
-        cells.swap(0, 1);
-        assert!(!is_solvable(&[m, m, m], &cells).unwrap());
     }
 }

@@ -26,6 +26,8 @@
 pub mod board;
 pub mod builder;
 pub mod cube;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod heuristic;
 pub mod judge;
 pub mod large;

@@ -4,13 +4,22 @@
 //! moves the blank one step on a bipartite grid. Hence `parity(permutation from goal)` and
 //! `parity(taxicab distance of the blank from its goal cell)` change together, and a board can
 //! reach a goal exactly when the two parities agree. That rule holds for any width and height
-//! (≥ 2) and any goal, and in any number of dimensions (the M×M×M cube of UVa 716). For the
+//! (≥ 2) and any goal, and in any number of dimensions (the M×M×M cube of UVa 716, see [`crate::cube`]). For the
 //! standard goal it is equivalent to the classic inversion test (odd width: even inversions;
 //! even width: inversions plus the blank's row counted from the bottom is odd), which is also
 //! provided for teaching and cross-checked in the tests.
+//!
+//! In more dimensions ([`is_solvable_nd`], the cubes of UVa 716) the goal holds `1..N-1` in
+//! order, the first coordinate varying fastest, and the blank last. The parity condition is
+//! also sufficient wherever at least two axes are longer than one cell (Wilson's theorem: such
+//! a grid graph is 2-connected, bipartite, and neither a cycle longer than four cells nor the
+//! exceptional θ₀ graph; the 2×2 grid is a 4-cycle whose 12 reachable arrangements are exactly
+//! the even ones). With one long axis the board is a line on which tiles cannot pass each
+//! other: solvable exactly when the tiles are already in order. Checking is O(N).
 
 use crate::board::{BLANK, Board, BoardError, Tile};
 use smallvec::SmallVec;
+use thiserror::Error;
 
 /// Parity of a permutation given as `perm[i]` = image of `i`; `true` when odd. O(n).
 pub fn is_odd_permutation(perm: impl IntoIterator<Item = usize> + Clone) -> bool {
@@ -90,63 +99,123 @@ pub fn is_solvable_by_inversions(board: &Board) -> bool {
     }
 }
 
-/// Why an n-dimensional puzzle could not be checked.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+/// Most cells of one puzzle (256³): the arrangement and a visited mark per cell, about 80 MB.
+pub const MAX_CUBE_CELLS: usize = 1 << 24;
+
+/// Why an arrangement cannot be checked.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum CubeError {
-    /// Some side is smaller than 2 or the cell count does not match.
-    #[error("expected {expected} cells for the given sides, found {found}")]
-    WrongCellCount {
-        /// Product of the sides.
-        expected: usize,
-        /// Cells given.
-        found: usize,
+    /// No axes, an axis of length 0, or more cells than [`MAX_CUBE_CELLS`].
+    #[error(
+        "a puzzle of sides {sides:?} is not supported (sides ≥ 1, at most {MAX_CUBE_CELLS} cells)"
+    )]
+    BadSides {
+        /// The side lengths asked for.
+        sides: Vec<usize>,
     },
-    /// A side below 2.
-    #[error("every side must be at least 2")]
-    SideTooSmall,
-    /// The cells are not exactly `0..n` once each.
-    #[error("the cells are not a permutation of 0..{n}")]
-    NotAPermutation {
-        /// Cell count.
-        n: usize,
+    /// The arrangement does not have one value per cell.
+    #[error("expected {expected} cells, got {got}")]
+    WrongCount {
+        /// Cells of the grid.
+        expected: usize,
+        /// Values given.
+        got: usize,
+    },
+    /// A value outside `0..N`.
+    #[error("value {value} at cell {cell} is out of range (0 to {max})")]
+    OutOfRange {
+        /// The value.
+        value: u64,
+        /// Its cell (0-based).
+        cell: usize,
+        /// Largest valid value (`N - 1`).
+        max: usize,
+    },
+    /// A value given twice.
+    #[error("value {value} appears twice (cells {first} and {second})")]
+    Repeated {
+        /// The value.
+        value: u64,
+        /// Its first cell (0-based).
+        first: usize,
+        /// Its second cell.
+        second: usize,
     },
 }
 
-/// Solvability of a puzzle on a grid of any dimension (e.g. UVa 716's M×M×M cube): `cells` lists
-/// the grid in row-major order (last coordinate fastest), `0` is the blank, and the goal is
-/// `1..n-1` in order with the blank in the last cell.
-pub fn is_solvable_nd(sides: &[usize], cells: &[usize]) -> Result<bool, CubeError> {
-    if sides.iter().any(|&s| s < 2) {
-        return Err(CubeError::SideTooSmall);
+/// The cells of a grid with these `sides`, checked against [`MAX_CUBE_CELLS`].
+pub fn cell_count(sides: &[usize]) -> Result<usize, CubeError> {
+    let bad = || CubeError::BadSides {
+        sides: sides.to_vec(),
+    };
+    if sides.is_empty() || sides.contains(&0) {
+        return Err(bad());
     }
-    let n = sides
+    sides
         .iter()
-        .try_fold(1usize, |acc, &s| acc.checked_mul(s))
-        .unwrap_or(usize::MAX);
-    if n != cells.len() {
-        return Err(CubeError::WrongCellCount {
+        .try_fold(1usize, |n, &s| n.checked_mul(s))
+        .filter(|&n| n <= MAX_CUBE_CELLS)
+        .ok_or_else(bad)
+}
+
+/// Whether `cells` (the values `0..N` in cell order, `0` the blank, the first coordinate
+/// varying fastest) can be slid into the goal `1, 2, …, N-1, 0` on a grid of `sides`.
+///
+/// ```
+/// use npuzzle::parity::is_solvable_nd;
+/// // UVa 716's sample: two 2×2×2 cubes
+/// assert!(!is_solvable_nd(&[2, 2, 2], &[1, 2, 3, 4, 5, 7, 6, 0]).unwrap());
+/// assert!(is_solvable_nd(&[2, 2, 2], &[2, 1, 3, 5, 4, 6, 0, 7]).unwrap());
+/// ```
+pub fn is_solvable_nd(sides: &[usize], cells: &[u32]) -> Result<bool, CubeError> {
+    let n = cell_count(sides)?;
+    if cells.len() != n {
+        return Err(CubeError::WrongCount {
             expected: n,
-            found: cells.len(),
+            got: cells.len(),
         });
     }
-    let mut seen = vec![false; n];
-    for &c in cells {
-        if c >= n || std::mem::replace(&mut seen[c], true) {
-            return Err(CubeError::NotAPermutation { n });
+    // Where each value sits; also the validity check (range, repeats).
+    let mut at = vec![usize::MAX; n];
+    for (cell, &v) in cells.iter().enumerate() {
+        let value = v as usize;
+        if value >= n {
+            return Err(CubeError::OutOfRange {
+                value: v as u64,
+                cell,
+                max: n - 1,
+            });
         }
+        if at[value] != usize::MAX {
+            return Err(CubeError::Repeated {
+                value: v as u64,
+                first: at[value],
+                second: cell,
+            });
+        }
+        at[value] = cell;
     }
-    // goal position of tile t: t - 1, blank at n - 1
-    let goal_pos = |t: usize| if t == 0 { n - 1 } else { t - 1 };
-    let odd = is_odd_permutation(cells.iter().map(|&t| goal_pos(t)));
-    let blank = cells.iter().position(|&c| c == 0).unwrap_or(0);
-    // taxicab distance from the blank's cell to the last cell
-    let mut rest = blank;
-    let mut steps = 0;
-    for &side in sides.iter().rev() {
-        steps += side - 1 - rest % side;
-        rest /= side;
+    let long_axes = sides.iter().filter(|&&s| s > 1).count();
+    if long_axes <= 1 {
+        // A line (or a single cell): tiles keep their order.
+        return Ok(cells
+            .iter()
+            .filter(|&&v| v != 0)
+            .zip(1u32..)
+            .all(|(&v, want)| v == want));
     }
-    Ok(odd == (steps % 2 == 1))
+    // Goal cell of value v: v - 1 for tiles, the last cell for the blank.
+    let goal_cell = |v: usize| if v == 0 { n - 1 } else { v - 1 };
+    // The permutation cell -> goal cell of the value there.
+    let odd = crate::parity::is_odd_permutation(cells.iter().map(|&v| goal_cell(v as usize)));
+    // The blank's distance from the last cell: the sum over axes of (side - 1 - coordinate).
+    let mut rest = at[0];
+    let mut distance = 0usize;
+    for &s in sides {
+        distance += s - 1 - rest % s;
+        rest /= s;
+    }
+    Ok(odd == (distance % 2 == 1))
 }
 
 #[cfg(test)]
@@ -224,35 +293,121 @@ mod tests {
         }
     }
 
-    #[test]
-    fn cube_rule_matches_bfs_on_2x2x2() {
-        // BFS over the 2x2x2 cube from the goal.
-        let sides = [2usize, 2, 2];
-        let n = 8;
-        let goal: Vec<usize> = (1..n).chain([0]).collect();
+    /// Every arrangement reachable from the goal by breadth-first search.
+    fn reachable_nd(sides: &[usize]) -> HashSet<Vec<u32>> {
+        let n = cell_count(sides).unwrap();
+        let goal: Vec<u32> = (1..n as u32).chain([0]).collect();
+        let mut strides = vec![1usize; sides.len()];
+        for i in 1..sides.len() {
+            strides[i] = strides[i - 1] * sides[i - 1];
+        }
         let mut seen = HashSet::from([goal.clone()]);
-        let mut q = VecDeque::from([goal]);
-        while let Some(s) = q.pop_front() {
-            let b = s.iter().position(|&c| c == 0).unwrap();
-            for bit in [1usize, 2, 4] {
-                let mut t = s.clone();
-                t.swap(b, b ^ bit);
-                if seen.insert(t.clone()) {
-                    q.push_back(t);
+        let mut queue = VecDeque::from([goal]);
+        while let Some(b) = queue.pop_front() {
+            let blank = b.iter().position(|&v| v == 0).unwrap();
+            for (axis, &s) in sides.iter().enumerate() {
+                let x = blank / strides[axis] % s;
+                let mut next = Vec::new();
+                if x > 0 {
+                    next.push(blank - strides[axis]);
+                }
+                if x + 1 < s {
+                    next.push(blank + strides[axis]);
+                }
+                for to in next {
+                    let mut c = b.clone();
+                    c.swap(blank, to);
+                    if seen.insert(c.clone()) {
+                        queue.push_back(c);
+                    }
                 }
             }
         }
-        assert_eq!(seen.len(), 20160);
-        let mut p = [0u8; 8];
-        for r in 0..crate::rank::factorial(8) {
-            crate::rank::unrank(r, &mut p);
-            let cells: Vec<usize> = p.iter().map(|&v| v as usize).collect();
-            assert_eq!(
-                is_solvable_nd(&sides, &cells).unwrap(),
-                seen.contains(&cells)
-            );
+        seen
+    }
+
+    /// All arrangements of `0..n`, by Heap's algorithm.
+    fn all_arrangements(n: usize) -> Vec<Vec<u32>> {
+        let mut a: Vec<u32> = (0..n as u32).collect();
+        let mut out = vec![a.clone()];
+        let mut c = vec![0usize; n];
+        let mut i = 0;
+        while i < n {
+            if c[i] < i {
+                if i % 2 == 0 {
+                    a.swap(0, i);
+                } else {
+                    a.swap(c[i], i);
+                }
+                out.push(a.clone());
+                c[i] += 1;
+                i = 0;
+            } else {
+                c[i] = 0;
+                i += 1;
+            }
         }
-        assert!(is_solvable_nd(&[3, 3], &[1, 2, 3, 4, 5, 6, 7, 8]).is_err());
-        assert!(is_solvable_nd(&[1, 3], &[1, 2, 0]).is_err());
+        out
+    }
+
+    /// The rule agrees with breadth-first search on every arrangement of every grid small
+    /// enough to enumerate: cubes, rectangles, lines, and grids with axes of length one.
+    #[test]
+    fn agrees_with_breadth_first_search_on_every_small_grid() {
+        let grids: [&[usize]; 12] = [
+            &[1],
+            &[2],
+            &[4],
+            &[1, 5],
+            &[2, 2],
+            &[2, 3],
+            &[3, 2],
+            &[2, 2, 2],
+            &[2, 1, 2],
+            &[1, 2, 3],
+            &[2, 4],
+            &[6, 1],
+        ];
+        for sides in grids {
+            let n = cell_count(sides).unwrap();
+            let reach = reachable_nd(sides);
+            let mut solvable = 0;
+            for cells in all_arrangements(n) {
+                let rule = is_solvable_nd(sides, &cells).unwrap();
+                assert_eq!(rule, reach.contains(&cells), "{sides:?} {cells:?}");
+                solvable += rule as usize;
+            }
+            assert_eq!(solvable, reach.len(), "{sides:?}");
+        }
+    }
+
+    #[test]
+    fn rejects_what_is_not_an_arrangement() {
+        assert!(matches!(
+            is_solvable_nd(&[2, 2, 2], &[1, 2, 3]),
+            Err(CubeError::WrongCount { .. })
+        ));
+        assert!(matches!(
+            is_solvable_nd(&[2, 2], &[1, 2, 3, 4]),
+            Err(CubeError::OutOfRange { value: 4, .. })
+        ));
+        assert!(matches!(
+            is_solvable_nd(&[2, 2], &[1, 1, 0, 3]),
+            Err(CubeError::Repeated { value: 1, .. })
+        ));
+        assert!(is_solvable_nd(&[0, 3], &[]).is_err());
+        assert!(is_solvable_nd(&[1 << 20, 1 << 20], &[]).is_err());
+    }
+
+    #[test]
+    fn a_million_cells_in_linear_time() {
+        let m = 100;
+        let n = m * m * m;
+        // The goal with the blank moved one step: solvable; then two tiles swapped: not.
+        let mut cells: Vec<u32> = (1..n as u32).chain([0]).collect();
+        cells.swap(n - 1, n - 2);
+        assert!(is_solvable_nd(&[m, m, m], &cells).unwrap());
+        cells.swap(0, 1);
+        assert!(!is_solvable_nd(&[m, m, m], &cells).unwrap());
     }
 }

@@ -250,6 +250,25 @@ mod tests {
         assert!(Solution::from_letters("ulq").is_err());
     }
 
+    /// Found by fuzzing: a run length past `usize` once overflowed the length check and
+    /// panicked allocating; every oversized run is an error now.
+    #[test]
+    fn huge_run_lengths_are_errors() {
+        for text in [
+            " l d88888888888888888888888888",
+            "R18446744073709551615",
+            "U9999999 D9999999",
+        ] {
+            assert!(
+                matches!(
+                    Solution::from_tile_notation(text),
+                    Err(NotationError::TooLong { .. })
+                ),
+                "{text}"
+            );
+        }
+    }
+
     #[test]
     fn tile_notation_round_trips() {
         let s = Solution::from_letters("rrrddlu").unwrap();

@@ -25,6 +25,18 @@ proptest! {
         prop_assert_eq!(rank_partial(&out, n), r);
     }
 
+    /// Every reader of user input survives arbitrary bytes (the same entry point as the
+    /// cargo-fuzz target in `fuzz/`), biased toward digits, blanks and the tile letters.
+    #[test]
+    fn readers_survive_arbitrary_input(
+        data in prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..200),
+            "[0-9xXudlrUDLR \\t\\r\\n/,-]{0,200}".prop_map(String::into_bytes),
+        ]
+    ) {
+        let _ = npuzzle::fuzzing::exercise_readers(&data);
+    }
+
     #[test]
     fn parsing_never_panics(text in "[0-9xX \\t\\r\\n-]{0,80}") {
         let _ = Board::parse(&text);
