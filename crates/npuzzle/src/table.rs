@@ -211,8 +211,32 @@ impl Table {
     /// apart from `out` growing.
     #[inline]
     pub fn write_letters(&self, board: &Board, out: &mut Vec<u8>) -> bool {
-        self.for_each_move(board, |m| out.push(b"udlr"[m.index()]))
-            .is_some()
+        board.shape() == self.shape() && self.letters_of(board.cells(), out)
+    }
+
+    /// [`Table::write_letters`] for the cells of a valid board of the table's shape: with the
+    /// packed paths, the letters are decoded on the stack and appended at once.
+    #[inline]
+    fn letters_of(&self, cells: &[Tile], out: &mut Vec<u8>) -> bool {
+        let Some(paths) = &self.paths else {
+            return self
+                .moves_of(cells, |m| out.push(b"udlr"[m.index()]))
+                .is_some();
+        };
+        let r = self.rank_of(cells);
+        let e = self.entries[r];
+        if e == UNREACHABLE {
+            return false;
+        }
+        let len = ((e >> 2) as usize).min(32);
+        let mut p = paths[r];
+        let mut letters = [0u8; 32];
+        for slot in &mut letters[..len] {
+            *slot = b"udlr"[(p & 3) as usize];
+            p >>= 2;
+        }
+        out.extend_from_slice(&letters[..len]);
+        true
     }
 
     /// Answers one input line that holds exactly one board of the table's shape (tiles as
@@ -262,10 +286,7 @@ impl Table {
         if count != n {
             return false;
         }
-        if self
-            .moves_of(&cells[..n], |m| out.push(b"udlr"[m.index()]))
-            .is_none()
-        {
+        if !self.letters_of(&cells[..n], out) {
             out.extend_from_slice(b"unsolvable");
         }
         out.push(b'\n');
