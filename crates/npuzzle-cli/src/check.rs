@@ -93,6 +93,11 @@ struct Tally {
 
 /// Runs `npuzzle check`.
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
+    if args.board.format == crate::input::FormatArg::Jsonl {
+        anyhow::bail!(
+            "check writes a report, not JSON lines; --format takes auto, poj, hdu or uva here (the puzzles' convention)"
+        );
+    }
     let limits = args.limits.to_limits()?;
     // 4x4 databases build in seconds; larger ones are used only when cached.
     let mut solvers = Solvers::new(&args.board, Algorithm::Auto, None, limits, args.pdb.clone())?

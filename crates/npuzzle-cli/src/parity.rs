@@ -25,12 +25,18 @@ pub fn run(args: ParityArgs) -> Result<ExitCode> {
     let mut reader = input::judge_reader(source.into_input(), &args.board)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    let json = args.board.format == crate::input::FormatArg::Jsonl;
     let mut failures = 0;
     while let Some(p) = reader.next_puzzle().context("cannot read the input")? {
         let board = match p.board {
             Ok(b) => b,
             Err(e) => {
-                if p.answerable {
+                if p.answerable && json {
+                    let row = serde_json::json!({
+                        "line": p.line, "status": "error", "error": e.kind.to_string(),
+                    });
+                    writeln!(out, "{row}")?;
+                } else if p.answerable {
                     writeln!(out, "{}", crate::output::NO_ANSWER)?;
                 }
                 out.flush()?;
@@ -49,6 +55,19 @@ pub fn run(args: ParityArgs) -> Result<ExitCode> {
         let verdict = if solvable { "solvable" } else { "unsolvable" };
         let row_from_bottom = shape.height() - shape.row(board.blank());
         let blank_steps = shape.distance(board.blank(), goal.blank());
+        if json {
+            let row = serde_json::json!({
+                "line": p.line,
+                "board": board.to_judge_line(),
+                "status": verdict,
+                "inversions": inversions(board.cells()),
+                "blank_row_from_bottom": row_from_bottom,
+                "width": shape.width(),
+                "blank_distance_to_goal_cell": blank_steps,
+            });
+            writeln!(out, "{row}")?;
+            continue;
+        }
         writeln!(
             out,
             "{verdict}\tinversions={} blank_row_from_bottom={row_from_bottom} width={} blank_distance_to_goal_cell={blank_steps}",

@@ -185,8 +185,9 @@ impl PdbSource {
                     .and_then(|four| Partition::parse(spec, four).map_err(|e| e.to_string()))
                     .err()
                     .unwrap_or_default();
+                let shown: String = spec.chars().take(64).flat_map(char::escape_debug).collect();
                 return Err(PdbError::BadPattern(format!(
-                    "`{spec}` fits no board of 16 to {MAX_CELLS} cells (on 4x4: {why})"
+                    "`{shown}` fits no board of 16 to {MAX_CELLS} cells (on 4x4: {why})"
                 )));
             }
             return Ok(sets);

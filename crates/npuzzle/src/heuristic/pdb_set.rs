@@ -193,9 +193,11 @@ impl Partition {
                 Partition::choices(shape)
             )));
         }
+        // Shown in messages: control characters escaped.
+        let shown: String = spec.chars().take(64).flat_map(char::escape_debug).collect();
         if spec.starts_with("blocks-") {
             return Err(PdbError::BadPattern(format!(
-                "`{spec}`: blocks-K takes K from 1 to {MAX_PATTERN_TILES}, on boards of at most {} cells",
+                "`{shown}`: blocks-K takes K from 1 to {MAX_PATTERN_TILES}, on boards of at most {} cells",
                 super::pdb::MAX_PDB_CELLS
             )));
         }
@@ -207,7 +209,11 @@ impl Partition {
                     .map(|t| {
                         t.trim().parse::<Tile>().map_err(|_| {
                             PdbError::BadPattern(format!(
-                                "`{t}` in `{spec}` is not a tile; {}",
+                                "`{}` in `{shown}` is not a tile; {}",
+                                t.chars()
+                                    .take(24)
+                                    .flat_map(char::escape_debug)
+                                    .collect::<String>(),
                                 Partition::choices(shape)
                             ))
                         })
