@@ -531,12 +531,31 @@ fn answer_lines(
         .map(|task| {
             let mut piece = Piece::default();
             let mut later = Vec::new();
-            for raw in task {
-                let text = &buf[raw.start..raw.end];
-                if !raw.too_long && tables.iter().any(|t| t.answer_line(text, &mut piece.out)) {
-                    piece.answers += 1;
+            // A line too long for the reader reads as empty here: never a board.
+            let texts: Vec<&[u8]> = task
+                .iter()
+                .map(|r| {
+                    if r.too_long {
+                        &[][..]
+                    } else {
+                        &buf[r.start..r.end]
+                    }
+                })
+                .collect();
+            let mut i = 0;
+            while i < task.len() {
+                let run = tables
+                    .iter()
+                    .map(|t| t.answer_lines(&texts[i..], &mut piece.out))
+                    .find(|&k| k > 0)
+                    .unwrap_or(0);
+                if run > 0 {
+                    piece.answers += run;
+                    i += run;
                     continue;
                 }
+                let raw = &task[i];
+                i += 1;
                 let p = reading.parse_line(raw, buf);
                 match &p.board {
                     Ok(b) if !solvers.is_prepared(b.shape()) && solvers.needed(b) => {

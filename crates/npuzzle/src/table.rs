@@ -100,6 +100,9 @@ impl Table {
         let start = pack(goal.cells());
         let start_rank = rank_packed(start, n) as usize;
         entries[start_rank] = 0;
+        // A path word holds the moves, two bits each from the low end, under a sentinel bit
+        // just above the last: the goal's word is the sentinel alone, 0 means unreachable.
+        paths[start_rank] = 1;
         // The queue holds (packed state, blank cell, rank); every reachable state enters once.
         let mut queue: Vec<(u64, u8, u32)> = Vec::with_capacity(total / 2);
         queue.push((start, goal.blank() as u8, start_rank as u32));
@@ -128,7 +131,7 @@ impl Table {
                     continue;
                 }
                 entries[cr] = (d << 2) | back as u8;
-                if d <= 32 {
+                if d <= 31 {
                     paths[cr] = back | (path << 2);
                 } else {
                     keep_paths = false;
@@ -214,39 +217,30 @@ impl Table {
         board.shape() == self.shape() && self.letters_of(board.cells(), out)
     }
 
-    /// [`Table::write_letters`] for the cells of a valid board of the table's shape: with the
-    /// packed paths, the letters are decoded on the stack and appended at once.
+    /// [`Table::write_letters`] for the cells of a valid board of the table's shape.
     #[inline]
     fn letters_of(&self, cells: &[Tile], out: &mut Vec<u8>) -> bool {
-        let Some(paths) = &self.paths else {
-            return self
+        match &self.paths {
+            Some(paths) => {
+                let w = paths[self.rank_of(cells)];
+                w != 0 && {
+                    let (letters, len) = path_letters(w);
+                    out.extend_from_slice(&letters[..len]);
+                    true
+                }
+            }
+            None => self
                 .moves_of(cells, |m| out.push(b"udlr"[m.index()]))
-                .is_some();
-        };
-        let r = self.rank_of(cells);
-        let e = self.entries[r];
-        if e == UNREACHABLE {
-            return false;
+                .is_some(),
         }
-        let len = ((e >> 2) as usize).min(32);
-        let mut p = paths[r];
-        let mut letters = [0u8; 32];
-        for slot in &mut letters[..len] {
-            *slot = b"udlr"[(p & 3) as usize];
-            p >>= 2;
-        }
-        out.extend_from_slice(&letters[..len]);
-        true
     }
 
-    /// Answers one input line that holds exactly one board of the table's shape (tiles as
-    /// decimal numbers, `x`, `X` or `0` for the blank, any ASCII whitespace between): appends
-    /// the judge letters of an optimal solution, or `unsolvable`, and a newline. Returns
-    /// `false`, appending nothing, for any other line (another tile count, a bad or repeated
-    /// token), which the general reader then reports precisely. This is the hot path of
-    /// one-board-per-line input: no allocation, no intermediate [`Board`].
+    /// The rank of the board one input line holds, when the line is exactly one valid board
+    /// of the table's shape (tiles as decimal numbers, `x`, `X` or `0` for the blank, any ASCII
+    /// whitespace between); `None` for any other line (another tile count, a bad or repeated
+    /// token). No allocation, no intermediate [`Board`].
     #[inline]
-    pub fn answer_line(&self, line: &[u8], out: &mut Vec<u8>) -> bool {
+    fn rank_line(&self, line: &[u8]) -> Option<usize> {
         let n = self.shape().cells();
         let mut cells = [0 as Tile; MAX_TABLE_CELLS];
         let (mut count, mut seen, mut i) = (0usize, 0u32, 0usize);
@@ -270,27 +264,82 @@ impl Table {
                         i += 1;
                     }
                     if i == start {
-                        return false;
+                        return None;
                     }
                     v
                 }
             };
             let ends = i == line.len() || line[i].is_ascii_whitespace();
             if !ends || count == n || v as usize >= n || seen & (1 << v) != 0 {
-                return false;
+                return None;
             }
             seen |= 1 << v;
             cells[count] = v as Tile;
             count += 1;
         }
-        if count != n {
-            return false;
+        (count == n).then(|| self.rank_of(&cells[..n]))
+    }
+
+    /// Answers one input line that holds exactly one board of the table's shape (see
+    /// [`Table::answer_lines`]): appends the judge letters of an optimal solution, or
+    /// `unsolvable`, and a newline. Returns `false`, appending nothing, for any other line,
+    /// which the general reader then reports precisely.
+    #[inline]
+    pub fn answer_line(&self, line: &[u8], out: &mut Vec<u8>) -> bool {
+        self.answer_lines(&[line], out) == 1
+    }
+
+    /// Answers a run of input lines in order, as [`Table::answer_line`] would, stopping at the
+    /// first line that is not one valid board of the table's shape; returns how many were
+    /// answered. This is the hot path of one-board-per-line input: lines are taken in groups
+    /// whose table reads are issued together, so that their cache misses overlap.
+    pub fn answer_lines(&self, lines: &[&[u8]], out: &mut Vec<u8>) -> usize {
+        const GROUP: usize = 16;
+        let n = self.shape().cells();
+        let mut done = 0;
+        for group in lines.chunks(GROUP) {
+            let mut ranks = [0usize; GROUP];
+            let mut k = 0;
+            for line in group {
+                match self.rank_line(line) {
+                    Some(r) => {
+                        ranks[k] = r;
+                        k += 1;
+                    }
+                    None => break,
+                }
+            }
+            if let Some(paths) = &self.paths {
+                let mut words = [0u64; GROUP];
+                for j in 0..k {
+                    words[j] = paths[ranks[j]];
+                }
+                for &w in &words[..k] {
+                    write_path(w, out);
+                }
+            } else {
+                for &r in &ranks[..k] {
+                    let mut cells = [0u8; MAX_TABLE_CELLS];
+                    crate::rank::unrank(r as u64, &mut cells[..n]);
+                    let mut tiles = [0 as Tile; MAX_TABLE_CELLS];
+                    for (t, &c) in tiles.iter_mut().zip(&cells[..n]) {
+                        *t = c as Tile;
+                    }
+                    if self
+                        .moves_of(&tiles[..n], |m| out.push(b"udlr"[m.index()]))
+                        .is_none()
+                    {
+                        out.extend_from_slice(b"unsolvable");
+                    }
+                    out.push(b'\n');
+                }
+            }
+            done += k;
+            if k < group.len() {
+                break;
+            }
         }
-        if !self.letters_of(&cells[..n], out) {
-            out.extend_from_slice(b"unsolvable");
-        }
-        out.push(b'\n');
-        true
+        done
     }
 
     /// Calls `f` with each move of an optimal solution; `None` when unsolvable or of another shape.
@@ -337,6 +386,32 @@ impl Table {
     }
 }
 
+/// The judge letters of a path word (moves two bits each from the low end, under a sentinel
+/// bit; not 0) and how many there are.
+#[inline]
+fn path_letters(w: u64) -> ([u8; 32], usize) {
+    let len = (((63 - w.leading_zeros()) / 2) as usize).min(32);
+    let mut letters = [0u8; 32];
+    let mut p = w;
+    for slot in &mut letters[..len] {
+        *slot = b"udlr"[(p & 3) as usize];
+        p >>= 2;
+    }
+    (letters, len)
+}
+
+/// Appends a line's answer for a path word: its letters, or `unsolvable` for 0.
+#[inline]
+fn write_path(w: u64, out: &mut Vec<u8>) {
+    if w == 0 {
+        out.extend_from_slice(b"unsolvable\n");
+    } else {
+        let (letters, len) = path_letters(w);
+        out.extend_from_slice(&letters[..len]);
+        out.push(b'\n');
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -377,6 +452,31 @@ mod tests {
                 assert!(fast.is_empty());
             }
         }
+    }
+
+    /// Tables too deep for packed paths (2×4: 36 moves) answer lines the long way, the same.
+    #[test]
+    fn answer_lines_without_packed_paths() {
+        let shape = Shape::new(2, 4).unwrap();
+        let t = Table::build(&Board::goal(shape)).unwrap();
+        let lines = [
+            "2 1 3 4 5 6 7 x",
+            "x 7 6 5 4 3 2 1",
+            "1 2 3 4 5 6 x 7",
+            "1 2 3",
+        ];
+        let texts: Vec<&[u8]> = lines.iter().map(|l| l.as_bytes()).collect();
+        let mut out = Vec::new();
+        assert_eq!(t.answer_lines(&texts, &mut out), 3);
+        let mut expected = Vec::new();
+        for l in &lines[..3] {
+            let b = Board::parse_with_shape(l, Some(shape)).unwrap();
+            if !t.write_letters(&b, &mut expected) {
+                expected.extend_from_slice(b"unsolvable");
+            }
+            expected.push(b'\n');
+        }
+        assert_eq!(out, expected);
     }
 
     #[test]
