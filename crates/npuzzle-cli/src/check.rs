@@ -111,6 +111,8 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     let mut out = stdout.lock();
     let mut t = Tally::default();
     let mut input_errors = 0usize;
+    // Shapes whose boards cannot be compared with the optimum, once said why.
+    let mut unexplained: Vec<npuzzle::Shape> = Vec::new();
     while let Some(puzzle) = reader.next_puzzle().context("cannot read the puzzles")? {
         if let Err(e) = &puzzle.board
             && !puzzle.answerable
@@ -210,13 +212,29 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         }
         t.valid += 1;
         // Only a solver whose answer is optimal is run: another would be thrown away.
-        let optimal_len = match solver
-            .ok()
-            .filter(|s| s.effective_algorithm().is_optimal())
-            .map(|s| s.solve(board))
-        {
-            Some(Ok(Outcome::Solved(a))) if a.optimal => Some(a.solution.len()),
-            _ => None,
+        let optimal_len = match &solver {
+            Ok(s) if s.effective_algorithm().is_optimal() => match s.solve(board) {
+                Ok(Outcome::Solved(a)) if a.optimal => Some(a.solution.len()),
+                Ok(_) => None,
+                Err(e) => {
+                    eprintln!("npuzzle: board {n}: no optimum to compare with ({e})");
+                    None
+                }
+            },
+            other => {
+                if !unexplained.contains(&board.shape()) {
+                    unexplained.push(board.shape());
+                    let why = match other {
+                        Err(e) => e.to_string(),
+                        Ok(_) => "no optimal solver here: check builds only small pattern databases; `npuzzle pdb build --size WxH` makes larger ones".into(),
+                    };
+                    eprintln!(
+                        "npuzzle: {} boards are not compared with the optimum ({why})",
+                        board.shape()
+                    );
+                }
+                None
+            }
         };
         match optimal_len {
             Some(best) if best == solution.len() => t.optimal += 1,
@@ -248,7 +266,15 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         "checked {} boards: {} valid ({} optimal, {} suboptimal, {} not compared), {} invalid",
         t.boards, t.valid, t.optimal, t.suboptimal, t.not_compared, t.invalid
     )?;
-    let failed = t.invalid > 0 || input_errors > 0 || (args.require_optimal && t.suboptimal > 0);
+    if args.require_optimal && t.not_compared > 0 {
+        eprintln!(
+            "npuzzle: --require-optimal: {} board(s) could not be compared with the optimum",
+            t.not_compared
+        );
+    }
+    let failed = t.invalid > 0
+        || input_errors > 0
+        || (args.require_optimal && (t.suboptimal > 0 || t.not_compared > 0));
     Ok(if failed {
         ExitCode::from(1)
     } else {

@@ -134,9 +134,20 @@ pub fn stats_line(line: usize, a: &Answer, databases: Option<&str>) -> String {
     )
 }
 
+/// Most cells shown by `--show` for one answer (boards × cells): about 4 MB of text.
+pub const MAX_SHOWN_CELLS: usize = 1_000_000;
+
 /// The boards along a solution side by side, joined by arrows naming each move in `notation`
 /// (the judge letter, or the direction the tile slides), in bands that fit about 100 columns.
 pub fn show_steps(start: &Board, solution: &Solution, notation: Notation) -> String {
+    let shown = (solution.len() + 1).saturating_mul(start.shape().cells());
+    if shown > MAX_SHOWN_CELLS {
+        return format!(
+            "(--show skipped: {} boards of {} would be {shown} cells, more than {MAX_SHOWN_CELLS})\n",
+            solution.len() + 1,
+            start.shape()
+        );
+    }
     let Ok(boards) = solution.boards(start) else {
         return String::new();
     };

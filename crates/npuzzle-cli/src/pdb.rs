@@ -1,7 +1,7 @@
 //! Pattern databases from the command line: where they are cached, loading or building them
 //! for `solve` (with a progress bar), and `npuzzle pdb build|info|verify`.
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle::heuristic::pdb::PatternDb;
@@ -308,7 +308,10 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 }
             }
             if damaged > 0 {
-                bail!("{damaged} damaged database file(s); `npuzzle pdb build` rebuilds them");
+                eprintln!(
+                    "npuzzle: {damaged} damaged database file(s); `npuzzle pdb build` rebuilds them"
+                );
+                return Ok(ExitCode::from(1));
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -23,6 +23,10 @@ use std::time::Duration;
 
 /// Boards read per chunk.
 const CHUNK: usize = 1 << 15;
+/// Most bytes of raw lines in one chunk (about 50,000 3×3 boards, or 20 of 100×100).
+const CHUNK_BYTES: usize = 1 << 20;
+/// Most cells of the boards of one chunk.
+const CHUNK_CELLS: usize = 1 << 16;
 /// Boards per parallel task within a chunk.
 const TASK: usize = 1 << 10;
 
@@ -202,8 +206,13 @@ impl Solvers {
         if self.by_shape.contains_key(&board.shape()) {
             return true;
         }
-        let goal = self.options.goal_for(board.shape(), self.goal.as_ref());
-        npuzzle::parity::is_solvable(board, &goal).unwrap_or(true)
+        let goal = self.goal_for(board.shape());
+        board != &goal && npuzzle::parity::is_solvable(board, &goal).unwrap_or(true)
+    }
+
+    /// The goal for boards of `shape`.
+    pub fn goal_for(&self, shape: Shape) -> Board {
+        self.options.goal_for(shape, self.goal.as_ref())
     }
 
     /// Makes sure a solver exists (or its error is remembered) for `shape`.
@@ -307,6 +316,26 @@ impl Piece {
         }
     }
 
+    /// The answer for a board that is the goal already: no moves.
+    fn already_solved(&mut self, style: &Style, line: usize, board: &Board) {
+        if style.json {
+            let j = JsonAnswer {
+                board: Some(board.to_judge_line()),
+                moves: Some(String::new()),
+                tiles: Some(String::new()),
+                length: Some(0),
+                optimal: Some(true),
+                ..JsonAnswer::error(line, String::new(), "solved")
+            };
+            let _ = serde_json::to_writer(&mut self.out, &j);
+            self.out.push(b'\n');
+            self.answers += 1;
+        } else {
+            self.begin_answer(style);
+            self.out.push(b'\n');
+        }
+    }
+
     /// A report about the input as a whole (not a board): stderr only.
     fn report(&mut self, line: usize, message: &str) {
         self.problems += 1;
@@ -330,9 +359,15 @@ fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzz
     };
     let solver = match solvers.get(board.shape()) {
         Ok(s) => s,
-        // No solver was made for a shape whose boards so far could not reach the goal (no
-        // databases built just to say `unsolvable`).
-        Err(_) if !solvers.needed(board) => return piece.unsolvable(style, line, board),
+        // No solver was made for a shape whose boards so far were solved already or could
+        // not reach the goal (no databases built just to say so).
+        Err(_) if !solvers.needed(board) => {
+            return if board == &solvers.goal_for(board.shape()) {
+                piece.already_solved(style, line, board)
+            } else {
+                piece.unsolvable(style, line, board)
+            };
+        }
         Err(e) => return piece.fail(style, line, &e.to_string()),
     };
     if style.fast
@@ -455,7 +490,7 @@ fn read_ahead<R: std::io::BufRead + Send + 'static>(
             if bulk_lines && reader.is_line_per_board() {
                 let mut buf = Vec::with_capacity(CHUNK * 20);
                 let mut lines = Vec::with_capacity(CHUNK);
-                let more = match reader.raw_lines(CHUNK, &mut buf, &mut lines) {
+                let more = match reader.raw_lines(CHUNK, CHUNK_BYTES, &mut buf, &mut lines) {
                     Ok(more) => more,
                     Err(e) => {
                         let _ = tx.send(Err(e));
@@ -477,9 +512,14 @@ fn read_ahead<R: std::io::BufRead + Send + 'static>(
             let mut chunk = Vec::with_capacity(CHUNK);
             let mut ended = false;
             let mut failed = None;
-            while chunk.len() < CHUNK {
+            // Large boards make short chunks, so that their answers are written as they come.
+            let mut cells = 0;
+            while chunk.len() < CHUNK && cells < CHUNK_CELLS {
                 match reader.next_puzzle() {
-                    Ok(Some(p)) => chunk.push(p),
+                    Ok(Some(p)) => {
+                        cells += p.board.as_ref().map_or(1, |b| b.shape().cells());
+                        chunk.push(p);
+                    }
                     Ok(None) => {
                         ended = true;
                         break;
@@ -526,8 +566,15 @@ fn answer_lines(
     reading: &ReaderOptions,
 ) -> Vec<Answered> {
     let tables = solvers.tables();
+    // Lines short enough for a table board go many to a task; longer ones one each, since
+    // each may need a search.
+    let task = if buf.len() <= lines.len() * 64 {
+        TASK
+    } else {
+        1
+    };
     lines
-        .par_chunks(TASK)
+        .par_chunks(task)
         .map(|task| {
             let mut piece = Piece::default();
             let mut later = Vec::new();
@@ -631,7 +678,12 @@ pub fn stream<R: std::io::BufRead + Send + 'static>(
                 }
                 let solvers = &*solvers;
                 // Table lookups are cheap: many boards per task. Searches: one board per task.
-                let task = if style.fast { TASK } else { 1 };
+                let all_tables = puzzles.iter().all(|p| {
+                    p.board.as_ref().map_or(true, |b| {
+                        solvers.get(b.shape()).is_ok_and(|s| s.table().is_some())
+                    })
+                });
+                let task = if style.fast && all_tables { TASK } else { 1 };
                 puzzles
                     .par_chunks(task)
                     .map(|task| {
@@ -675,6 +727,14 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             .build_global();
     }
     let limits = args.limits.to_limits()?;
+    if let (Some(partition), Some(h)) = (&args.pdb.pdb, args.heuristic)
+        && h.kind() != HeuristicKind::Pdb
+    {
+        eprintln!(
+            "npuzzle: warning: --pdb {partition} is not used: --heuristic {} searches without pattern databases",
+            h.kind().name()
+        );
+    }
     let mut solvers = Solvers::new(
         &args.board,
         args.algorithm.algorithm(),

@@ -156,28 +156,45 @@ impl PdbSource {
         Ok(Arc::new(set))
     }
 
-    /// The databases a long-running service (the web server) keeps loaded, decided here once.
-    /// With a named partition: its databases on every shape it fits (built if need be, since
-    /// they were asked for); an error if it fits no board of 16 to 32 cells. Otherwise, for
-    /// every shape of 16 to 32 cells, the strongest set cached; 4×4's default is built when
-    /// nothing is cached and the policy allows (seconds), larger defaults never at start-up
-    /// (minutes each; `npuzzle pdb build --size WxH` makes them).
+    /// The databases a long-running service (the web server) keeps loaded, decided here once:
+    /// for every shape of 16 to 32 cells, the named partition where it fits the shape, else
+    /// the strongest set cached. Only 4×4's small databases are built at start-up (seconds,
+    /// when the policy allows); every other set must be cached (`npuzzle pdb build --size
+    /// WxH`). A named partition that fits no board, or is cached for none, is an error.
     pub fn for_service(&self) -> Result<Vec<Arc<PdbSet>>, PdbError> {
         let shapes: Vec<Shape> = (2..=MAX_CELLS / 2)
             .flat_map(|w| (2..=MAX_CELLS / 2).map(move |h| (w, h)))
             .filter(|&(w, h)| (16..=MAX_CELLS).contains(&(w * h)))
             .filter_map(|(w, h)| Shape::new(w, h).ok())
             .collect();
+        // Start-up builds only 4×4's small databases; every other set must be cached.
+        let policy = |shape: Shape| PdbSource {
+            build: if shape.width() == 4 && shape.height() == 4 {
+                self.build.min(Building::Quick)
+            } else {
+                Building::Never
+            },
+            ..self.clone()
+        };
         let mut sets = Vec::new();
         if let Some(spec) = &self.partition {
-            let source = PdbSource {
-                build: Building::Always,
-                ..self.clone()
-            };
-            for &shape in &shapes {
-                if Partition::parse(spec, shape).is_ok() {
-                    sets.extend(source.provide(&Board::goal(shape))?);
+            let fitting: Vec<Shape> = shapes
+                .iter()
+                .copied()
+                .filter(|&s| Partition::parse(spec, s).is_ok())
+                .collect();
+            for &shape in &fitting {
+                match policy(shape).provide(&Board::goal(shape)) {
+                    Ok(set) => sets.extend(set),
+                    Err(PdbError::NotCached(_)) => {}
+                    Err(e) => return Err(e),
                 }
+            }
+            let shown: String = spec.chars().take(64).flat_map(char::escape_debug).collect();
+            if sets.is_empty() && !fitting.is_empty() {
+                return Err(PdbError::NotCached(format!(
+                    "the `{shown}` databases are not cached for any board; `npuzzle pdb build --partition {shown} --size WxH` builds them (a server builds only 4x4's small ones at start-up)"
+                )));
             }
             if sets.is_empty() {
                 let why = Shape::new(4, 4)
@@ -185,7 +202,6 @@ impl PdbSource {
                     .and_then(|four| Partition::parse(spec, four).map_err(|e| e.to_string()))
                     .err()
                     .unwrap_or_default();
-                let shown: String = spec.chars().take(64).flat_map(char::escape_debug).collect();
                 return Err(PdbError::BadPattern(format!(
                     "`{shown}` fits no board of 16 to {MAX_CELLS} cells (on 4x4: {why})"
                 )));
@@ -193,16 +209,7 @@ impl PdbSource {
             return Ok(sets);
         }
         for shape in shapes {
-            let square = shape.width() == 4 && shape.height() == 4;
-            let source = PdbSource {
-                build: if square {
-                    self.build.min(Building::Quick)
-                } else {
-                    Building::Never
-                },
-                ..self.clone()
-            };
-            sets.extend(source.provide(&Board::goal(shape))?);
+            sets.extend(policy(shape).provide(&Board::goal(shape))?);
         }
         Ok(sets)
     }

@@ -124,6 +124,18 @@ impl<R: std::io::BufRead> CubeReader<R> {
         }
     }
 
+    /// A case that cannot be read, after which nothing can be: it is answered with its error.
+    fn unreadable(&mut self, line: usize, message: String) -> CubeItem {
+        self.finished = true;
+        CubeItem::Case(CubeCase {
+            line,
+            answer: Err(ParseError {
+                line,
+                kind: ParseErrorKind::Format(message),
+            }),
+        })
+    }
+
     fn problem(&mut self, line: usize, message: String) -> CubeItem {
         self.finished = true;
         CubeItem::Problem(ParseError {
@@ -176,7 +188,8 @@ impl<R: std::io::BufRead> CubeReader<R> {
             }
             Some((line, Ok(m))) => (line, m),
             Some((line, Err(text))) => {
-                return Ok(Some(self.problem(
+                self.cases += 1;
+                return Ok(Some(self.unreadable(
                     line,
                     format!(
                         "case {}: expected the edge length, found `{}`; cannot read on",
@@ -191,7 +204,7 @@ impl<R: std::io::BufRead> CubeReader<R> {
         let n = match cell_count(&sides) {
             Ok(n) => n,
             Err(_) => {
-                return Ok(Some(self.problem(
+                return Ok(Some(self.unreadable(
                     line,
                     format!(
                         "case {}: edge length {side} is not supported (1 to {} in {} dimensions); cannot read on",

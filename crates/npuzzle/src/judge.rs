@@ -157,8 +157,9 @@ const STACK_LOOKAHEAD_BYTES: usize = 1 << 16;
 enum Mode {
     /// Nothing read yet.
     Start,
-    /// Detected input began with a line of a whole board's tile count that is not a valid
-    /// board: one board per line, or a board spread over lines, depending on what follows.
+    /// Detected input began with a line that is not a valid board: one board per line (with a
+    /// bad first one), or boards spread over lines, depending on what follows (see
+    /// [`JudgeReader::probe_line`]).
     Undecided,
     /// Detected input began with a lone number: a UVa count if a blank line or a whole board
     /// follows, else the first tile of a board spread over lines.
@@ -241,6 +242,7 @@ impl<R: BufRead> JudgeReader<R> {
             if avail.is_empty() {
                 if any {
                     self.line_no += 1;
+                    self.skip_byte_order_mark();
                 }
                 return Ok(any);
             }
@@ -259,8 +261,16 @@ impl<R: BufRead> JudgeReader<R> {
             self.input.consume(used);
             if newline.is_some() {
                 self.line_no += 1;
+                self.skip_byte_order_mark();
                 return Ok(true);
             }
+        }
+    }
+
+    /// Drops a UTF-8 byte-order mark at the start of the input (Windows editors write one).
+    fn skip_byte_order_mark(&mut self) {
+        if self.line_no == 1 && self.buf.starts_with(&[0xEF, 0xBB, 0xBF]) {
+            self.buf.drain(..3);
         }
     }
 
@@ -295,12 +305,11 @@ impl<R: BufRead> JudgeReader<R> {
                 return true;
             }
             None if whole_board && self.is_board_line(&self.buf) => Format::Hdu,
-            None if whole_board => {
+            None => {
                 self.mode = Mode::Undecided;
                 self.probe = vec![(self.line_no, self.buf.clone())];
                 return true;
             }
-            None => Format::Poj,
         };
         self.detected = Some(format);
         match format {
@@ -331,7 +340,8 @@ impl<R: BufRead> JudgeReader<R> {
                         );
                         self.pending
                             .push_back(Puzzle::report(self.line_no, message));
-                        true
+                        // The line is read as the first dataset's.
+                        false
                     }
                 }
             }
@@ -359,12 +369,14 @@ impl<R: BufRead> JudgeReader<R> {
         self.mode = Mode::Blocks;
         if count {
             self.detected = Some(Format::Uva);
-            let n = String::from_utf8_lossy(&text)
-                .trim()
-                .parse::<u64>()
-                .unwrap_or(0);
-            self.declared = Some((n, line));
             self.held = None;
+            match String::from_utf8_lossy(&text).trim().parse::<u64>() {
+                Ok(n) => self.declared = Some((n, line)),
+                Err(_) => self.pending.push_back(Puzzle::report(
+                    line,
+                    "the dataset count is too large; reading the datasets anyway".into(),
+                )),
+            }
         } else {
             self.detected = Some(Format::Poj);
             let current = std::mem::replace(&mut self.buf, text);
@@ -375,9 +387,11 @@ impl<R: BufRead> JudgeReader<R> {
         }
     }
 
-    /// In [`Mode::Undecided`], takes the current line (`None` at the end) and decides once the
-    /// first block is complete: its lines together a valid board means a board spread over
-    /// lines (POJ), anything else one board per line (HDU). Held lines are then read again.
+    /// In [`Mode::Undecided`], takes the current line (`end` at the end of input) and decides
+    /// once the first block is complete: boards spread over lines (POJ) when its lines together
+    /// are a valid board, or when they are all rows of one width (3 or more) and none a board
+    /// alone (stacked boards); anything else is one board per line (HDU). Held lines are then
+    /// read again in the chosen mode.
     fn probe_line(&mut self, end: bool) {
         let blank = end || self.is_blank_line();
         let too_long = !end && self.line_too_long;
@@ -392,7 +406,17 @@ impl<R: BufRead> JudgeReader<R> {
         for (line, text) in &self.probe {
             joined.push_line(*line, text);
         }
-        let spread = blank && joined.finish(self.options.shape).is_ok();
+        // Rows of stacked boards: every line the same width (3 or more), none a board alone.
+        let w = tokens(&self.probe[0].1).count();
+        let rows = w >= 3
+            && self.probe.iter().all(|(_, t)| {
+                tokens(t).count() == w && {
+                    let mut one = TileCollector::new();
+                    one.push_line(1, t);
+                    one.finish(self.options.shape).is_err()
+                }
+            });
+        let spread = (blank && joined.finish(self.options.shape).is_ok()) || rows;
         let (format, mode) = if spread {
             (Format::Poj, Mode::Blocks)
         } else {
@@ -636,17 +660,19 @@ impl<R: BufRead> JudgeReader<R> {
     }
 
     /// One-board-per-line input only (see [`JudgeReader::is_line_per_board`]): appends up to
-    /// `max` further non-blank lines to `buf` without parsing them, each as a [`RawLine`] in
-    /// `lines`, for callers that answer lines in bulk and hand the odd ones back to
-    /// [`JudgeReader::parse_line`]. Returns `false` at the end of input.
+    /// `max` further non-blank lines (and not many more than `max_bytes`) to `buf` without
+    /// parsing them, each as a [`RawLine`] in `lines`, for callers that answer lines in bulk
+    /// and hand the odd ones to [`ReaderOptions::parse_line`]. Returns `false` at the end of
+    /// input.
     pub fn raw_lines(
         &mut self,
         max: usize,
+        max_bytes: usize,
         buf: &mut Vec<u8>,
         lines: &mut Vec<RawLine>,
     ) -> io::Result<bool> {
         let mut taken = 0;
-        while taken < max {
+        while taken < max && buf.len() < max_bytes {
             if !self.next_line()? {
                 self.finished = true;
                 return Ok(false);
@@ -790,7 +816,22 @@ mod tests {
         assert_eq!(b.len(), 3);
         assert!(b[1].as_ref().unwrap_err().starts_with("line 2:"));
         assert_eq!(b[2], Ok(vec![1, 2, 3, 4, 5, 6, 7, 8, 0]));
-        // A bad first board does not turn the input into one big board.
+        // A bad first line of any length does not turn the input into one big board.
+        for first in ["1 2 3 4 5 6 7 8", "1 2 3 4 5 6 7 8 x 9", "junk"] {
+            let (f, b) = boards(&format!("{first}\n2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 x 8\n"));
+            assert_eq!(f, Some(Format::Hdu), "{first}");
+            assert_eq!(b.len(), 3, "{first}: {b:?}");
+            assert!(b[0].is_err() && b[1].is_ok() && b[2].is_ok(), "{b:?}");
+        }
+        // Forced UVa without a count: reported, and the first line is still a dataset.
+        let uva = ReaderOptions {
+            format: Some(Format::Uva),
+            ..ReaderOptions::default()
+        };
+        let (_, ps) = read_all("2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 x 8\n", uva);
+        let boards_read = ps.iter().filter(|p| p.board.is_ok()).count();
+        assert_eq!(boards_read, 2, "{ps:?}");
+        assert!(!ps[0].answerable);
         let (f, b) = boards("1 1 2 3 4 5 6 7 8\n2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n");
         assert_eq!(f, Some(Format::Hdu));
         assert_eq!(b.len(), 3);
@@ -891,6 +932,11 @@ mod tests {
         let (_, ps) = read_all("3\n\n1 2 3 4 5 6 7 8 x\n", ReaderOptions::default());
         assert_eq!(ps.len(), 2);
         assert!(ps[0].answerable && !ps[1].answerable);
+        // A byte-order mark before the count is not part of it.
+        let (f, ps) = read_all("\u{feff}1\n\n1 2 3 4 5 6 7 x 8\n", ReaderOptions::default());
+        assert_eq!(f, Some(Format::Uva));
+        assert_eq!(ps.len(), 1);
+        assert!(ps[0].board.is_ok());
     }
 
     #[test]
@@ -917,6 +963,12 @@ mod tests {
             "2 3 4\n1 5 x\n7 6 8\n1 2 3\n4 5 6\n7 8 x\n1 2 3\n4 5 6\n7 x 8\n\n1 2\n3 4 5 6 7 8 x\n";
         let (_, b) = boards(text);
         assert_eq!(b.len(), 4, "{b:?}");
+        assert!(b.iter().all(Result::is_ok), "{b:?}");
+        // Stacked 4×4 boards, one row per line (each row of four is no 2×2 board).
+        let text =
+            "1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 x 15\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 x\n";
+        let (_, b) = boards(text);
+        assert_eq!(b.len(), 2, "{b:?}");
         assert!(b.iter().all(Result::is_ok), "{b:?}");
         // A bad token spoils only its own stacked board.
         let text = "2 3 4\n1 5 x\n7 6 8\n1 2 3\n4 y 6\n7 8 x\n1 2 3\n4 5 6\n7 x 8\n";

@@ -28,9 +28,13 @@ use std::collections::VecDeque;
 /// [`Builder::place_far`]), so that time and memory grow with the answer.
 pub const FULL_SEARCH_CELLS: usize = 256;
 
-/// The largest board this solver takes (128×128): its answers run to millions of moves, and
-/// past this size they would pass [`crate::solution::MAX_SOLUTION_MOVES`].
+/// The largest board this solver takes (128×128 or anything of at most as many cells).
 pub const MAX_LARGE_CELLS: usize = 16_384;
+
+/// The largest `cells × (width + height)` taken: answers grow about as `2.3 × cells ×
+/// (width + height)` moves at worst (a reversed board), and must stay within
+/// [`crate::solution::MAX_SOLUTION_MOVES`]; 128×128 is 4.2 M, 256×64 (5.2 M) is refused.
+pub const MAX_LARGE_SPAN: usize = 128 * 128 * 256;
 
 /// Cells a tile advances along its path per windowed search.
 const HOP: usize = 3;
@@ -72,6 +76,12 @@ impl Builder<'_> {
     }
 
     fn check(&mut self) -> Result<(), SearchError> {
+        if self.moves.len() > crate::solution::MAX_SOLUTION_MOVES {
+            return Err(SearchError::Unsupported(format!(
+                "the answer would pass {} moves",
+                crate::solution::MAX_SOLUTION_MOVES
+            )));
+        }
         let stored = self.stats.peak_stored;
         Ok(self.budget.enforce(&mut self.stats, stored)?)
     }
@@ -396,9 +406,10 @@ pub fn solve_large(start: &Board, goal: &Board, limits: &Limits) -> Result<Found
     crate::search::check_solvable(start, goal)?;
     let shape = start.shape();
     let n = shape.cells();
-    if n > MAX_LARGE_CELLS {
+    if n > MAX_LARGE_CELLS || n * (shape.width() + shape.height()) > MAX_LARGE_SPAN {
         return Err(SearchError::Unsupported(format!(
-            "the constructive solver takes boards of at most {MAX_LARGE_CELLS} cells, not {shape}"
+            "the constructive solver takes boards of at most {MAX_LARGE_CELLS} cells and as long as 128x128 (its answers would pass {} moves), not {shape}",
+            crate::solution::MAX_SOLUTION_MOVES
         )));
     }
     let mut at = vec![0usize; n];
@@ -513,7 +524,15 @@ mod tests {
             }
         }
         // Past FULL_SEARCH_CELLS: windowed hops, on squares and on thin strips.
-        for (w, h) in [(17, 17), (40, 30), (2, 150), (150, 2), (3, 100), (100, 3)] {
+        for (w, h) in [
+            (17, 17),
+            (40, 30),
+            (2, 150),
+            (150, 2),
+            (3, 100),
+            (100, 3),
+            (2, 256),
+        ] {
             let shape = Shape::new(w, h).unwrap();
             for goal in [Board::goal(shape), Board::goal_blank_first(shape)] {
                 let b = crate::random::random_solvable(&goal, &mut rng);
@@ -522,11 +541,13 @@ mod tests {
             }
         }
         // Past MAX_LARGE_CELLS: refused before any work.
-        let huge = Board::goal(Shape::new(200, 200).unwrap());
-        assert!(matches!(
-            solve_large(&huge, &huge, &Limits::default()),
-            Err(SearchError::Unsupported(_))
-        ));
+        for (w, h) in [(200, 200), (256, 64)] {
+            let huge = Board::goal(Shape::new(w, h).unwrap());
+            assert!(matches!(
+                solve_large(&huge, &huge, &Limits::default()),
+                Err(SearchError::Unsupported(_))
+            ));
+        }
         // A goal with the blank in the middle.
         let goal = Board::parse("1 2 3 4 5 6 7 8 9 10 11 12 x 13 14 15 16 17 18 19 20 21 22 23 24")
             .unwrap();

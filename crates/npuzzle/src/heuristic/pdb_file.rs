@@ -292,7 +292,7 @@ impl PdbCache {
                 rd.filter_map(Result::ok)
                     .map(|e| e.path())
                     .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
-                    .filter(|p| fs::symlink_metadata(p).is_ok_and(|m| !m.is_dir()))
+                    .filter(|p| fs::metadata(p).is_ok_and(|m| m.is_file()))
                     .collect()
             })
             .unwrap_or_default();
@@ -371,6 +371,7 @@ mod tests {
         if made {
             let e = cache.load(&goal, &tiles).unwrap_err().to_string();
             assert!(e.contains("not a regular file"), "{e}");
+            assert!(cache.files().is_empty());
             fs::remove_file(&path).unwrap();
         }
         fs::create_dir_all(&path).unwrap();
