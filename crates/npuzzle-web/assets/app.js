@@ -13,6 +13,7 @@ const S = {
   sol: null,        // { letters, i } while a solution is loaded
   timer: null,
   busy: false,
+  version: 0,       // bumped on every change of the board: a late answer for an old one is dropped
 };
 
 const OFFSET = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
@@ -101,6 +102,7 @@ function step(letter) {
   const q = r * S.w + c;
   S.cells[b] = S.cells[q];
   S.cells[q] = 0;
+  S.version++;
   return true;
 }
 
@@ -180,6 +182,7 @@ function load(cells, w, h) {
     buildTiles();
   }
   S.cells = cells.slice();
+  S.version++;
   S.moves = 0;
   $('details').hidden = true;
   // A new board appears at once; only moves slide.
@@ -226,7 +229,12 @@ async function solve() {
   $('solve').disabled = true;
   status('Solving…');
   try {
+    const asked = S.version;
     const d = await askSolver();
+    if (S.version !== asked) {
+      status('The board changed while the solver worked: press Solve again.');
+      return;
+    }
     S.sol = { letters: d.moves, i: 0, optimal: d.optimal };
     $('details').hidden = false;
     $('solution-length').textContent = String(d.length);
@@ -249,7 +257,12 @@ async function hint() {
   if (S.busy || isGoal()) return;
   S.busy = true;
   try {
+    const asked = S.version;
     const d = await askSolver();
+    if (S.version !== asked) {
+      status('The board changed while the solver worked: ask for a hint again.');
+      return;
+    }
     const letter = d.moves[0];
     const b = S.cells.indexOf(0);
     const tile = S.cells[b + OFFSET[letter][0] * S.w + OFFSET[letter][1]];

@@ -249,6 +249,24 @@ async fn scramble_solve_play_and_errors_in_chromium() {
     .await;
     assert_eq!(text(&c, "#solution-length").await, "1");
 
+    // An answer that arrives after the board changed is dropped, not played on the new board.
+    type_board(&c, "10 11 8 12 13 9 2 6 3 5 7 4 x 15 14 1").await;
+    click(&c, "#solve").await;
+    click(&c, "#reset").await;
+    wait_for(
+        "the late answer to be dropped",
+        Duration::from_secs(60),
+        || {
+            let c = &c;
+            async move { text(c, "#status").await.contains("board changed") }
+        },
+    )
+    .await;
+    assert_eq!(
+        attr(&c, "#board", "data-state").await,
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x"
+    );
+
     c.close().await.unwrap();
     let _ = stop.send(());
     server.await.unwrap().unwrap();
