@@ -35,8 +35,10 @@ pub struct ServeArgs {
 /// Runs `npuzzle serve`.
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
     if !args.quiet {
+        use std::io::IsTerminal;
         tracing_subscriber::fmt()
             .with_target(false)
+            .with_ansi(std::io::stderr().is_terminal())
             .with_writer(std::io::stderr)
             .init();
     }

@@ -193,7 +193,7 @@ impl<R: std::io::BufRead> CubeReader<R> {
                     line,
                     format!(
                         "case {}: expected the edge length, found `{}`; cannot read on",
-                        self.cases + 1,
+                        self.cases,
                         escape(&text)
                     ),
                 )));
@@ -351,6 +351,11 @@ mod tests {
             read("\x1b[31m")[0].contains("\\u{1b}[31m"),
             "{:?}",
             read("\x1b[31m")
+        );
+        let got = read("2\n2\n1 2 3 4 5 6 7 0\nabc\n");
+        assert!(
+            got[1].contains("case 2: expected the edge length"),
+            "{got:?}"
         );
         let got = read("2\n300\n");
         assert!(

@@ -408,7 +408,7 @@ pub fn solve_large(start: &Board, goal: &Board, limits: &Limits) -> Result<Found
     let n = shape.cells();
     if n > MAX_LARGE_CELLS || n * (shape.width() + shape.height()) > MAX_LARGE_SPAN {
         return Err(SearchError::Unsupported(format!(
-            "the constructive solver takes boards of at most {MAX_LARGE_CELLS} cells and as long as 128x128 (its answers would pass {} moves), not {shape}",
+            "the constructive solver takes boards up to 128x128 (at most {MAX_LARGE_CELLS} cells, and no longer sides for as many cells: its answers would pass {} moves), not {shape}",
             crate::solution::MAX_SOLUTION_MOVES
         )));
     }
