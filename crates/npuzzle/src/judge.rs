@@ -409,13 +409,10 @@ impl<R: BufRead> JudgeReader<R> {
         // Rows of stacked boards: every line the same width (3 or more), none a board alone.
         let w = tokens(&self.probe[0].1).count();
         let rows = w >= 3
-            && self.probe.iter().all(|(_, t)| {
-                tokens(t).count() == w && {
-                    let mut one = TileCollector::new();
-                    one.push_line(1, t);
-                    one.finish(self.options.shape).is_err()
-                }
-            });
+            && self
+                .probe
+                .iter()
+                .all(|(_, t)| tokens(t).count() == w && !self.is_board_line(t));
         let spread = (blank && joined.finish(self.options.shape).is_ok()) || rows;
         let (format, mode) = if spread {
             (Format::Poj, Mode::Blocks)
@@ -510,15 +507,22 @@ impl<R: BufRead> JudgeReader<R> {
         self.options.shape.map_or(w, Shape::height)
     }
 
+    /// A line over the limit spoils the board being collected; true when it was one.
+    fn fail_too_long(&mut self) -> bool {
+        if self.line_too_long {
+            self.release_held();
+            let kind = self.too_long();
+            self.collector.fail(self.line_no, kind);
+        }
+        self.line_too_long
+    }
+
     fn block_line(&mut self) {
         if self.options.format == Some(Format::Poj) {
             return self.poj_line();
         }
         let line = self.line_no;
-        if self.line_too_long {
-            self.release_held();
-            let kind = self.too_long();
-            self.collector.fail(line, kind);
+        if self.fail_too_long() {
             return;
         }
         let count = tokens(&self.buf).count();
@@ -601,10 +605,7 @@ impl<R: BufRead> JudgeReader<R> {
     /// at the end, or once the lines held back pass [`POJ_LOOKAHEAD_BYTES`]).
     fn poj_line(&mut self) {
         let line = self.line_no;
-        if self.line_too_long {
-            self.release_held();
-            let kind = self.too_long();
-            self.collector.fail(line, kind);
+        if self.fail_too_long() {
             return;
         }
         if self.held.is_some() && self.is_board_line(&self.buf) {
