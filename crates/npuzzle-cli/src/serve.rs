@@ -45,6 +45,12 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     if !(args.budget.is_finite() && args.budget > 0.0) {
         anyhow::bail!("--budget must be a positive number of seconds");
     }
+    // The port first: a taken one is reported before any database is built.
+    let bound = std::net::TcpListener::bind(args.addr)
+        .with_context(|| format!("cannot listen on {}", args.addr))?;
+    bound
+        .set_nonblocking(true)
+        .context("cannot set up the listening socket")?;
     // Which databases to keep loaded is the library's decision (see `PdbSource::for_service`).
     let pdbs = if args.no_pdb {
         Vec::new()
@@ -66,8 +72,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(args.addr)
-            .await
+        let listener = tokio::net::TcpListener::from_std(bound)
             .with_context(|| format!("cannot listen on {}", args.addr))?;
         let addr = listener.local_addr()?;
         eprintln!("npuzzle: serving http://{addr}/ (Ctrl-C stops)");

@@ -741,3 +741,25 @@ fn big_show_bad_edge_and_solved_boards() {
     assert!(stdout(&o).contains(r#""length":0"#), "{}", stdout(&o));
     assert!(!stderr(&o).contains("building"), "{}", stderr(&o));
 }
+
+/// A taken port is reported at once, before any pattern database is built.
+#[test]
+fn serve_reports_a_taken_port_before_building() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let dir = std::env::temp_dir().join(format!("npuzzle-taken-port-{}", std::process::id()));
+    let o = npuzzle(
+        &[
+            "serve",
+            "--quiet",
+            "--addr",
+            &addr,
+            "--pdb-dir",
+            dir.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot listen"), "{}", stderr(&o));
+    assert!(!dir.exists());
+}
