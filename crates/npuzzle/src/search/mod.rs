@@ -25,13 +25,13 @@ pub struct Stats {
     pub generated: u64,
     /// Most states held in memory at once (open + closed lists, or the IDA* path).
     pub peak_stored: u64,
-    /// Wall time.
+    /// Wall time (serialized as whole microseconds).
     #[serde(serialize_with = "as_micros")]
     pub elapsed: Duration,
 }
 
 fn as_micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64() * 1e6)
+    s.serialize_u64(u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
 }
 
 /// Bounds on a search. `None` means unbounded.
