@@ -332,9 +332,14 @@ impl SolverBuilder {
                     );
                 }
                 None if explicit => {
+                    let shape = self.goal.shape();
+                    let why = if shape.cells() > MAX_CELLS {
+                        format!("they exist for boards of at most {MAX_CELLS} cells")
+                    } else {
+                        "none are loaded or cached here".into()
+                    };
                     return Err(SolveError::Pdb(format!(
-                        "no pattern databases for {} boards here (they are built for boards of at most {MAX_CELLS} cells; allow building or name a partition)",
-                        self.goal.shape()
+                        "no pattern databases for {shape} boards: {why}"
                     )));
                 }
                 None => {}
