@@ -10,7 +10,8 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Query, State};
-use axum::http::StatusCode;
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::search::{Limits, SearchError, Stats};
@@ -135,7 +136,10 @@ pub struct SolveResponse {
     stats: Stats,
 }
 
+/// A POST body as `T`: within the size limit, declared as JSON (so that a form posted by any
+/// other web page cannot start solves here), and valid JSON of the right shape.
 fn parse_body<T: for<'de> Deserialize<'de>>(
+    headers: &HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<T, ApiError> {
     let bytes = body.map_err(|e| {
@@ -149,6 +153,18 @@ fn parse_body<T: for<'de> Deserialize<'de>>(
             e.body_text(),
         )
     })?;
+    let json = headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "bad_content_type",
+            "send the request body as JSON, with `Content-Type: application/json`",
+        ));
+    }
     serde_json::from_slice(&bytes).map_err(|e| ApiError::bad("bad_json", e.to_string()))
 }
 
@@ -318,9 +334,10 @@ async fn run_heavy(
 /// `POST /api/solve`.
 pub async fn solve(
     State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<SolveResponse>, ApiError> {
-    let req: SolveRequest = parse_body(body)?;
+    let req: SolveRequest = parse_body(&headers, body)?;
     let board = board_of(&state, &req.board, req.width, req.height, "board")?;
     let goal = goal_of(&state, req.goal.as_deref(), &board)?;
     let algorithm = match req.algorithm.as_deref() {
@@ -365,9 +382,10 @@ pub struct CheckRequest {
 /// `POST /api/check`: is this answer legal, does it reach the goal, is it optimal?
 pub async fn check(
     State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let req: CheckRequest = parse_body(body)?;
+    let req: CheckRequest = parse_body(&headers, body)?;
     let board = board_of(&state, &req.board, req.width, req.height, "board")?;
     let goal = goal_of(&state, req.goal.as_deref(), &board)?;
     let solvable = npuzzle::parity::is_solvable(&board, &goal)

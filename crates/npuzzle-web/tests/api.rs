@@ -218,11 +218,23 @@ async fn errors_are_json_with_the_right_status() {
     let client = reqwest::Client::new();
     let r = client
         .post(format!("{}/api/solve", s.base))
+        .header("content-type", "application/json")
         .body("{not json")
         .send()
         .await
         .unwrap();
     assert_eq!(r.status().as_u16(), 400);
+    // A form post (what any other web page could send) is refused before any work.
+    let r = client
+        .post(format!("{}/api/solve", s.base))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(r#"{"board": "2 3 4 1 5 x 7 6 8"}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 415);
+    let v: Value = r.json().await.unwrap();
+    assert_eq!(v["error"], "bad_content_type");
     let r = client
         .post(format!("{}/api/solve", s.base))
         .body(vec![b' '; 100_000])
