@@ -215,7 +215,8 @@ impl<R: std::io::BufRead> CubeReader<R> {
                 )));
             }
         };
-        let mut cells = Vec::with_capacity(n);
+        // Grown as values arrive: memory follows the input, not the size it declares.
+        let mut cells = Vec::new();
         let mut first_bad: Option<ParseError> = None;
         for i in 0..n {
             match self.tokens.next()? {

@@ -219,17 +219,8 @@ impl Builder<'_> {
         while self.at[a as usize] != ta {
             let hop_i = (i + HOP).min(path.len()) - 1;
             let hop = path[hop_i];
-            let mut placed = false;
-            for margin in [1, 2, 4, 8] {
-                let area = self.area(&[self.at[a as usize], hop], margin);
-                self.bring_blank(area, &[self.at[a as usize]])?;
-                let cells = self.window(area);
-                if self.place_in(&[(a, hop)], &cells)? {
-                    placed = true;
-                    break;
-                }
-            }
-            if !placed {
+            let around = [self.at[a as usize], hop];
+            if !self.place_windowed(&[(a, hop)], &around, &[1, 2, 4, 8])? {
                 return Err(self.stuck(a));
             }
             i = hop_i + 1;
@@ -262,16 +253,32 @@ impl Builder<'_> {
             self.locked[x] = false;
             result?;
         }
-        for margin in [1, 2, 3, 5] {
-            let area = self.area(&[x, y, self.at[b as usize]], margin);
-            let hold = [self.at[a as usize], self.at[b as usize]];
+        let around = [x, y, self.at[b as usize]];
+        match self.place_windowed(&[(a, x), (b, y)], &around, &[1, 2, 3, 5])? {
+            true => Ok(()),
+            false => Err(self.stuck(b)),
+        }
+    }
+
+    /// [`Builder::place_in`] inside the rectangle around `around` grown by each of `margins`
+    /// in turn, the blank first walked there without moving the tiles: `Ok(false)` when even
+    /// the widest window does not allow it.
+    fn place_windowed(
+        &mut self,
+        tiles: &[(Tile, usize)],
+        around: &[usize],
+        margins: &[usize],
+    ) -> Result<bool, SearchError> {
+        let hold: Vec<usize> = tiles.iter().map(|&(t, _)| self.at[t as usize]).collect();
+        for &margin in margins {
+            let area = self.area(around, margin);
             self.bring_blank(area, &hold)?;
             let cells = self.window(area);
-            if self.place_in(&[(a, x), (b, y)], &cells)? {
-                return Ok(());
+            if self.place_in(tiles, &cells)? {
+                return Ok(true);
             }
         }
-        Err(self.stuck(b))
+        Ok(false)
     }
 
     /// Exact breadth-first search moving the given tiles (one or two) to their targets with
