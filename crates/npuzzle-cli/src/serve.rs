@@ -21,6 +21,14 @@ pub struct ServeArgs {
     /// Searches (anything but 3×3 table lookups) allowed at once (1 to 64).
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=64))]
     pub heavy: u8,
+    /// Megabytes that all running searches together may hold (split between the --heavy
+    /// slots; a search that needs more is answered without searching, labelled not optimal).
+    #[arg(long, value_name = "MB", default_value_t = 1024,
+          value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+    pub max_memory: u64,
+    /// Most connections open at once (more wait to be accepted).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub max_connections: u32,
     /// Serve without pattern databases (4×4 by IDA* with linear conflict under the budget,
     /// larger boards by the constructive solver).
     #[arg(long)]
@@ -63,6 +71,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     let config = ServerConfig {
         solve_budget: Duration::from_secs_f64(args.budget.min(3600.0)),
         heavy_solves: args.heavy as usize,
+        search_memory: args.max_memory << 20,
+        max_connections: args.max_connections as usize,
         pdbs,
         log_requests: !args.quiet,
         ..ServerConfig::default()
@@ -84,5 +94,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             .await
             .context("server failed")
     })?;
+    // Searches of dropped requests were cancelled; do not wait long for them to notice.
+    runtime.shutdown_timeout(Duration::from_secs(2));
     Ok(ExitCode::SUCCESS)
 }

@@ -1,22 +1,24 @@
 //! The JSON API: `POST /api/solve`, `POST /api/check`, `GET /api/scramble`, `GET /api/health`.
 //!
 //! Every error is a JSON object `{"error": code, "message": text}` with a 4xx/5xx status:
-//! 400 for a malformed request or board, 413 for a body over the limit, 422 for a board that
-//! cannot reach the goal or a search that ran out of its time budget, 503 when every search
-//! slot stayed busy.
+//! 400 for a malformed request or board, 408 for a body that did not arrive in time, 413 for a
+//! body over the limit, 415 for a body not declared as JSON, 422 for a board that cannot reach
+//! the goal, 503 when every search slot stayed busy. A search that runs out of the server's
+//! budget is answered by the constructive solver, labelled not optimal, with a `note`.
 
 use crate::AppState;
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::body::Body;
 use axum::extract::{Query, State};
-use axum::http::header::CONTENT_TYPE;
+use axum::http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use http_body_util::{BodyExt, LengthLimitError, Limited};
 use npuzzle::heuristic::HeuristicKind;
-use npuzzle::search::{Limits, SearchError, Stats};
+use npuzzle::search::{LimitKind, Limits, SearchError, Stats};
 use npuzzle::{Algorithm, Board, Outcome, Shape, Solution, SolveError, Solver, SolverBuilder};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -29,7 +31,11 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> ApiError {
         ApiError {
             status,
             code,
@@ -55,6 +61,16 @@ pub async fn not_found() -> ApiError {
         StatusCode::NOT_FOUND,
         "not_found",
         "no such page or endpoint",
+    )
+}
+
+/// A known path with the wrong method.
+pub async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this endpoint does not take that method (the API's POST endpoints are /api/solve and \
+         /api/check; the rest are GET)",
     )
 }
 
@@ -134,25 +150,19 @@ pub struct SolveResponse {
     databases: Option<String>,
     /// Search figures.
     stats: Stats,
+    /// Why the answer is not what was asked for (the search ran out of the server's budget).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
 }
 
-/// A POST body as `T`: within the size limit, declared as JSON (so that a form posted by any
-/// other web page cannot start solves here), and valid JSON of the right shape.
-fn parse_body<T: for<'de> Deserialize<'de>>(
+/// A POST body as `T`: declared as JSON (so that a form posted by any other web page cannot
+/// start solves here), within the size limit (a larger declared length is refused before any
+/// byte is read), arrived within the body timeout, and valid JSON of the right shape.
+async fn read_json<T: for<'de> Deserialize<'de>>(
+    state: &AppState,
     headers: &HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Body,
 ) -> Result<T, ApiError> {
-    let bytes = body.map_err(|e| {
-        ApiError::new(
-            e.status(),
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                "too_large"
-            } else {
-                "bad_body"
-            },
-            e.body_text(),
-        )
-    })?;
     let json = headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
@@ -165,6 +175,44 @@ fn parse_body<T: for<'de> Deserialize<'de>>(
             "send the request body as JSON, with `Content-Type: application/json`",
         ));
     }
+    let max = state.config.max_body;
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "too_large",
+            format!("request bodies are limited to {max} bytes"),
+        )
+    };
+    let declared = headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max as u64) {
+        return Err(too_large());
+    }
+    let wait = state.config.body_timeout;
+    let read = tokio::time::timeout(wait, Limited::new(body, max).collect())
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "body_timeout",
+                format!(
+                    "the request body did not arrive within {} s",
+                    wait.as_secs_f64()
+                ),
+            )
+        })?;
+    let bytes = match read {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.is::<LengthLimitError>() => return Err(too_large()),
+        Err(e) => {
+            return Err(ApiError::bad(
+                "bad_body",
+                format!("cannot read the request body: {e}"),
+            ));
+        }
+    };
     serde_json::from_slice(&bytes).map_err(|e| ApiError::bad("bad_json", e.to_string()))
 }
 
@@ -206,9 +254,96 @@ pub struct SolverKey {
     heuristic: Option<HeuristicKind>,
 }
 
-/// The solver for a goal and method, made once and shared.
-pub fn solver_for(
-    state: &AppState,
+/// Solvers kept between requests (with their tables): the ones made at start-up always, and
+/// the [`CACHED_SOLVERS`] most recently used others.
+#[derive(Default)]
+pub struct SolverCache {
+    solvers: HashMap<SolverKey, Cached>,
+    clock: u64,
+}
+
+struct Cached {
+    solver: Arc<Solver>,
+    used: u64,
+    pinned: bool,
+}
+
+/// Solvers made on request that stay cached (a custom goal on a board of 10 cells holds a
+/// table of 1.8 M entries).
+pub const CACHED_SOLVERS: usize = 8;
+
+impl SolverCache {
+    fn get(&mut self, key: &SolverKey) -> Option<Arc<Solver>> {
+        self.clock += 1;
+        let c = self.solvers.get_mut(key)?;
+        c.used = self.clock;
+        Some(c.solver.clone())
+    }
+
+    fn insert(&mut self, key: SolverKey, solver: Arc<Solver>, pinned: bool) {
+        self.clock += 1;
+        if !pinned {
+            while self.solvers.values().filter(|c| !c.pinned).count() >= CACHED_SOLVERS {
+                let oldest = self
+                    .solvers
+                    .iter()
+                    .filter(|(_, c)| !c.pinned)
+                    .min_by_key(|(_, c)| c.used)
+                    .map(|(k, _)| k.clone());
+                match oldest {
+                    Some(k) => self.solvers.remove(&k),
+                    None => break,
+                };
+            }
+        }
+        let used = self.clock;
+        self.solvers.insert(
+            key,
+            Cached {
+                solver,
+                used,
+                pinned,
+            },
+        );
+    }
+}
+
+/// Makes the solver for `key`; may build a table (up to about a second on 10 cells), so it
+/// runs in a heavy-work slot except at start-up.
+fn make_solver(state: &AppState, key: &SolverKey) -> Result<Solver, ApiError> {
+    // Only the databases loaded at start-up: nothing is built on a request.
+    state
+        .config
+        .pdbs
+        .iter()
+        .fold(SolverBuilder::new(key.goal.clone()), |b, set| {
+            b.pdb_set(set.clone())
+        })
+        .algorithm(key.algorithm)
+        .heuristic(key.heuristic)
+        // Every board gets an answer: past the budget, the constructive one, labelled.
+        .fallback(true)
+        .build()
+        .map_err(|e| ApiError::bad("bad_request", e.to_string()))
+}
+
+/// Makes the standard solver for `goal` at start-up and keeps it for good.
+pub(crate) fn warm(state: &AppState, goal: &Board) {
+    let key = SolverKey {
+        goal: goal.clone(),
+        algorithm: Algorithm::Auto,
+        heuristic: None,
+    };
+    if let Ok(solver) = make_solver(state, &key)
+        && let Ok(mut cache) = state.solvers.lock()
+    {
+        cache.insert(key, Arc::new(solver), true);
+    }
+}
+
+/// The solver for a goal and method: from the cache, or made in a heavy-work slot.
+async fn solver_for(
+    state: &Arc<AppState>,
     goal: &Board,
     algorithm: Algorithm,
     heuristic: Option<HeuristicKind>,
@@ -218,29 +353,13 @@ pub fn solver_for(
         algorithm,
         heuristic,
     };
-    if let Some(s) = state.solvers.lock().ok().and_then(|m| m.get(&key).cloned()) {
+    if let Some(s) = state.solvers.lock().ok().and_then(|mut c| c.get(&key)) {
         return Ok(s);
     }
-    // Only the databases loaded at start-up: nothing is built on a request.
-    let made = state
-        .config
-        .pdbs
-        .iter()
-        .fold(SolverBuilder::new(goal.clone()), |b, set| {
-            b.pdb_set(set.clone())
-        })
-        .algorithm(algorithm)
-        .heuristic(heuristic)
-        // `auto` answers every board: past the budget, with the constructive solver.
-        .fallback(algorithm == Algorithm::Auto)
-        .build()
-        .map_err(|e| ApiError::bad("bad_request", e.to_string()))?;
-    let solver = Arc::new(made);
-    if let Ok(mut m) = state.solvers.lock() {
-        if m.len() > 64 {
-            m.clear(); // custom goals: keep the cache bounded
-        }
-        m.insert(key, solver.clone());
+    let (st, k) = (state.clone(), key.clone());
+    let solver = Arc::new(run_heavy(state, move |_| make_solver(&st, &k)).await??);
+    if let Ok(mut cache) = state.solvers.lock() {
+        cache.insert(key, solver.clone(), false);
     }
     Ok(solver)
 }
@@ -263,6 +382,14 @@ fn outcome_response(solver: &Solver, outcome: Outcome) -> Result<SolveResponse, 
                 .pdbs()
                 .filter(|_| a.heuristic == Some(HeuristicKind::Pdb))
                 .map(|p| p.partition().name.clone()),
+            note: a.fallback_after.map(|kind| match kind {
+                LimitKind::Memory => "this board needs more memory than this server gives one \
+                     search; here is a longer answer found without searching"
+                    .to_string(),
+                _ => "this board needs a longer search than this server allows; here is a \
+                     longer answer found without searching"
+                    .to_string(),
+            }),
             stats: a.stats,
         }),
     }
@@ -274,7 +401,8 @@ fn solve_error(e: SolveError) -> ApiError {
             StatusCode::UNPROCESSABLE_ENTITY,
             "time_limit",
             format!(
-                "no solution within this server's budget ({} states searched); try a closer board",
+                "this board needs a longer search than this server allows ({} states searched); \
+                 try a closer board",
                 l.stats.expanded
             ),
         ),
@@ -282,13 +410,26 @@ fn solve_error(e: SolveError) -> ApiError {
     }
 }
 
-/// Runs a search on the blocking pool, at most `heavy_solves` at once, cancelled at the budget.
-async fn run_heavy(
+/// Sets its flag when dropped: a request future dropped because its client went away cancels
+/// the search it started.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Runs `work` on the blocking pool in one of the `heavy_solves` slots, with the limits of one
+/// search (time budget, this slot's share of the search memory, cancellation). The slot is
+/// held until `work` returns, even if the request is gone by then; dropping the request
+/// cancels the search.
+async fn run_heavy<R: Send + 'static>(
     state: &Arc<AppState>,
-    solver: Arc<Solver>,
-    board: Board,
-) -> Result<Outcome, ApiError> {
-    let permit = tokio::time::timeout(state.config.queue_wait, state.heavy.acquire())
+    work: impl FnOnce(Limits) -> R + Send + 'static,
+) -> Result<R, ApiError> {
+    let config = &state.config;
+    let permit = tokio::time::timeout(config.queue_wait, state.heavy.clone().acquire_owned())
         .await
         .map_err(|_| {
             ApiError::new(
@@ -299,35 +440,33 @@ async fn run_heavy(
         })?
         .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", "shutting down"))?;
     let cancel = Arc::new(AtomicBool::new(false));
+    let _cancel_on_drop = CancelOnDrop(cancel.clone());
+    let slots = config.heavy_solves.max(1) as u64;
     let limits = Limits {
-        max_time: Some(state.config.solve_budget),
-        max_stored: Some(5_000_000),
+        max_time: Some(config.solve_budget),
+        max_stored: Some(Limits::stored_states_within(config.search_memory / slots)),
         cancel: Some(cancel.clone()),
         ..Limits::default()
     };
-    let task = tokio::task::spawn_blocking(move || solver.solve_within(&board, &limits));
-    // The search stops itself at the budget; the extra second only guards against a stuck task.
-    let result = tokio::time::timeout(
-        state.config.solve_budget + std::time::Duration::from_secs(1),
-        task,
-    )
-    .await;
-    drop(permit);
-    match result {
-        Ok(Ok(outcome)) => outcome.map_err(solve_error),
+    let task = tokio::task::spawn_blocking(move || {
+        let _slot = permit;
+        work(limits)
+    });
+    // The search stops itself at the budget; the grace only guards against a stuck task,
+    // which keeps its slot until it does stop.
+    let grace = std::time::Duration::from_secs(5);
+    match tokio::time::timeout(config.solve_budget + grace, task).await {
+        Ok(Ok(r)) => Ok(r),
         Ok(Err(join)) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal",
-            join.to_string(),
+            format!("the search failed: {join}"),
         )),
-        Err(_) => {
-            cancel.store(true, Ordering::Relaxed);
-            Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "time_limit",
-                "no solution within this server's budget",
-            ))
-        }
+        Err(_) => Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "time_limit",
+            "no answer within this server's budget",
+        )),
     }
 }
 
@@ -335,9 +474,9 @@ async fn run_heavy(
 pub async fn solve(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Body,
 ) -> Result<Json<SolveResponse>, ApiError> {
-    let req: SolveRequest = parse_body(&headers, body)?;
+    let req: SolveRequest = read_json(&state, &headers, body).await?;
     let board = board_of(&state, &req.board, req.width, req.height, "board")?;
     let goal = goal_of(&state, req.goal.as_deref(), &board)?;
     let algorithm = match req.algorithm.as_deref() {
@@ -357,12 +496,15 @@ pub async fn solve(
             ));
         }
     };
-    let solver = solver_for(&state, &goal, algorithm, heuristic)?;
+    let solver = solver_for(&state, &goal, algorithm, heuristic).await?;
     let outcome = if solver.table().is_some() && solver.effective_algorithm() == Algorithm::Table {
         // Microseconds: answer inline.
         solver.solve(&board).map_err(solve_error)?
     } else {
-        run_heavy(&state, solver.clone(), board).await?
+        let s = solver.clone();
+        run_heavy(&state, move |limits| s.solve_within(&board, &limits))
+            .await?
+            .map_err(solve_error)?
     };
     Ok(Json(outcome_response(&solver, outcome)?))
 }
@@ -383,21 +525,33 @@ pub struct CheckRequest {
 pub async fn check(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
+    body: Body,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let req: CheckRequest = parse_body(&headers, body)?;
+    let req: CheckRequest = read_json(&state, &headers, body).await?;
     let board = board_of(&state, &req.board, req.width, req.height, "board")?;
     let goal = goal_of(&state, req.goal.as_deref(), &board)?;
     let solvable = npuzzle::parity::is_solvable(&board, &goal)
         .map_err(|e| ApiError::bad("bad_board", e.to_string()))?;
-    let optimal_length = npuzzle::table::Table::supports(board.shape())
-        .then(|| solver_for(&state, &goal, Algorithm::Auto, None).ok())
-        .flatten()
-        .and_then(|s| s.table().and_then(|t| t.distance(&board)));
+    let optimal_length = if npuzzle::table::Table::supports(board.shape()) {
+        solver_for(&state, &goal, Algorithm::Auto, None)
+            .await
+            .ok()
+            .and_then(|s| s.table().and_then(|t| t.distance(&board)))
+    } else {
+        None
+    };
     if req.moves.trim().eq_ignore_ascii_case("unsolvable") {
+        // The same fields as any other answer; no moves, so no length.
         return Ok(Json(serde_json::json!({
             "valid": !solvable,
-            "message": if solvable { "the board can reach the goal" } else { "correct: the board cannot reach the goal" },
+            "length": null,
+            "optimal_length": null,
+            "optimal": if solvable { Some(false) } else { None },
+            "message": if solvable {
+                "not unsolvable: the board can reach the goal"
+            } else {
+                "correct: the board cannot reach the goal"
+            },
         })));
     }
     let solution = Solution::from_letters(&req.moves)

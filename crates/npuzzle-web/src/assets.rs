@@ -26,3 +26,14 @@ pub async fn style() -> impl IntoResponse {
         include_str!("../assets/style.css"),
     )
 }
+
+/// `GET /favicon.svg` and `/favicon.ico`: a tile with the blank's corner, as SVG.
+pub async fn favicon() -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        include_str!("../assets/favicon.svg"),
+    )
+}

@@ -1,22 +1,31 @@
 //! The web page and JSON API that `npuzzle serve` runs: play, scramble, solve and watch.
 //!
 //! One binary serves everything: the page's HTML, CSS and JavaScript are compiled in
-//! ([`assets`]), and the API ([`api`]) answers from the same library the CLI uses. Solving is
-//! kept responsive under load: boards with a complete table (3×3) are answered inline in
-//! microseconds; every other solve runs on the blocking pool behind a semaphore (a burst of
-//! 4×4 or 5×5 work can never take all threads from 3×3 requests), under a time budget whose
-//! expiry cancels the search, so no thread is left spinning after its request is answered.
+//! ([`assets`]), and the API ([`api`]) answers from the same library the CLI uses.
+//!
+//! **Bounded whatever the clients do.** Boards with a complete table already built (3×3) are
+//! answered inline in microseconds; every other piece of work (a search, or building a table
+//! for a new goal) runs on the blocking pool behind one semaphore of `heavy_solves` slots. A
+//! slot is held until the work has really stopped, not until its request is gone, and a
+//! request that disappears (the client disconnected) cancels its search, so the number of
+//! running searches, and their memory, never exceed the slots. Each search may hold
+//! `search_memory / heavy_solves` bytes of states and stops at `solve_budget`. Connections
+//! are capped, headers and bodies must arrive within their timeouts, and shutdown waits for
+//! open connections only `shutdown_grace` long.
 
 pub mod api;
 pub mod assets;
+pub mod connection;
 
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, Request};
 use axum::middleware::{self, Next};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::service::TowerToHyperService;
 use npuzzle::heuristic::pdb_set::PdbSet;
-use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -28,8 +37,11 @@ use tokio::sync::Semaphore;
 pub struct ServerConfig {
     /// Longest a single solve may search before it is cancelled.
     pub solve_budget: Duration,
-    /// Most searches (anything but table lookups) running at once.
+    /// Most pieces of heavy work (searches, table builds) running at once.
     pub heavy_solves: usize,
+    /// Bytes that all running searches together may hold in stored states (split evenly
+    /// between the `heavy_solves` slots).
+    pub search_memory: u64,
     /// How long a request waits for a search slot before the server answers "busy".
     pub queue_wait: Duration,
     /// Pattern databases kept loaded (blank-last canonical goals, one set per shape at most;
@@ -39,6 +51,15 @@ pub struct ServerConfig {
     pub max_body: usize,
     /// Largest board side the API accepts.
     pub max_side: usize,
+    /// Most connections open at once; further clients wait in the listen backlog.
+    pub max_connections: usize,
+    /// Longest a client may take to send a request's headers (also the idle time allowed
+    /// between requests on a kept-alive connection).
+    pub header_timeout: Duration,
+    /// Longest a client may take to send a request's body.
+    pub body_timeout: Duration,
+    /// After shutdown is asked for, how long open connections get to finish.
+    pub shutdown_grace: Duration,
     /// Log one line per request.
     pub log_requests: bool,
 }
@@ -48,10 +69,15 @@ impl Default for ServerConfig {
         ServerConfig {
             solve_budget: Duration::from_secs(10),
             heavy_solves: 2,
+            search_memory: 1 << 30,
             queue_wait: Duration::from_secs(5),
             pdbs: Vec::new(),
             max_body: 16 * 1024,
             max_side: 16,
+            max_connections: 256,
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            shutdown_grace: Duration::from_secs(3),
             log_requests: true,
         }
     }
@@ -62,30 +88,46 @@ pub struct AppState {
     /// The configuration.
     pub config: ServerConfig,
     /// Solvers by goal and method, made on first use.
-    pub(crate) solvers: Mutex<HashMap<api::SolverKey, Arc<npuzzle::Solver>>>,
-    /// Slots for searches.
-    pub(crate) heavy: Semaphore,
+    pub(crate) solvers: Mutex<api::SolverCache>,
+    /// Slots for heavy work (searches and table builds).
+    pub(crate) heavy: Arc<Semaphore>,
 }
 
 impl AppState {
-    /// State for `config`, with the standard 3×3 table built up front.
+    /// State for `config`, with the standard 3×3 table built up front (and kept).
     pub fn new(config: ServerConfig) -> Arc<AppState> {
         let state = Arc::new(AppState {
-            heavy: Semaphore::new(config.heavy_solves.max(1)),
+            heavy: Arc::new(Semaphore::new(config.heavy_solves.max(1))),
             config,
-            solvers: Mutex::new(HashMap::new()),
+            solvers: Mutex::new(api::SolverCache::default()),
         });
         // Warm the 3×3 table (milliseconds) so the first request is as fast as the rest.
         if let Ok(shape) = npuzzle::Shape::new(3, 3) {
-            let _ = api::solver_for(
-                &state,
-                &npuzzle::Board::goal(shape),
-                npuzzle::Algorithm::Auto,
-                None,
-            );
+            api::warm(&state, &npuzzle::Board::goal(shape));
         }
         state
     }
+}
+
+/// Largest request head (headers) answered, in bytes; larger ones get a JSON 431 (and past four
+/// times this, the HTTP library's own 431).
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+async fn limit_headers(req: Request, next: Next) -> Response {
+    let size: usize = req
+        .headers()
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 4)
+        .sum();
+    if size > MAX_HEADER_BYTES {
+        return api::ApiError::new(
+            axum::http::StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "headers_too_large",
+            "request headers are limited to 16 KiB",
+        )
+        .into_response();
+    }
+    next.run(req).await
 }
 
 async fn log_request(req: Request, next: Next) -> Response {
@@ -109,12 +151,16 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
         .route("/style.css", get(assets::style))
+        .route("/favicon.ico", get(assets::favicon))
+        .route("/favicon.svg", get(assets::favicon))
         .route("/api/health", get(api::health))
         .route("/api/scramble", get(api::scramble))
         .route("/api/solve", post(api::solve))
         .route("/api/check", post(api::check))
         .fallback(api::not_found)
+        .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
+        .layer(middleware::from_fn(limit_headers))
         .with_state(state);
     if log {
         app.layer(middleware::from_fn(log_request))
@@ -123,14 +169,68 @@ pub fn router(state: Arc<AppState>) -> Router {
     }
 }
 
-/// Serves on `listener` until `shutdown` completes, then finishes the requests in flight.
+/// Serves on `listener` until `shutdown` completes, then gives the open connections
+/// `shutdown_grace` to finish and drops the rest (their searches are cancelled).
 pub async fn serve(
     listener: TcpListener,
     config: ServerConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let app = router(AppState::new(config));
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await
+    let grace = config.shutdown_grace;
+    let header_timeout = config.header_timeout;
+    let connections = Arc::new(Semaphore::new(config.max_connections.max(1)));
+    let service = TowerToHyperService::new(router(AppState::new(config)));
+    let graceful = GracefulShutdown::new();
+    let mut open = tokio::task::JoinSet::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        // At the cap, wait for a connection to end before accepting the next: new clients
+        // queue in the kernel's backlog instead of taking more descriptors, and the header
+        // timeout guarantees that slow clients make room.
+        let permit = tokio::select! {
+            () = &mut shutdown => break,
+            Some(_) = open.join_next(), if !open.is_empty() => continue,
+            permit = connections.clone().acquire_owned() => match permit {
+                Ok(p) => p,
+                Err(_) => break,
+            },
+        };
+        let (stream, _) = tokio::select! {
+            () = &mut shutdown => break,
+            // Reap finished connections so the set stays as small as the open connections.
+            Some(_) = open.join_next(), if !open.is_empty() => continue,
+            accepted = listener.accept() => match accepted {
+                Ok(pair) => pair,
+                Err(e) => {
+                    // Out of file descriptors and the like: let connections close, then go on.
+                    tracing::warn!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        // The first request line is checked before the HTTP library parses it, in the
+        // connection's own task (a slow client holds only its own slot).
+        let service = service.clone();
+        let watcher = graceful.watcher();
+        open.spawn(async move {
+            if let Some(problem) = connection::first_line_problem(&stream, header_timeout).await {
+                connection::reject(stream, problem).await;
+                return;
+            }
+            let conn = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .max_buf_size(MAX_HEADER_BYTES * 4)
+                .serve_connection(TokioIo::new(stream), service);
+            let _ = watcher.watch(conn).await;
+            drop(permit);
+        });
+    }
+    drop(listener);
+    // In-flight requests get the grace period; connections still open after it are dropped,
+    // which drops their requests and so cancels their searches.
+    let _ = tokio::time::timeout(grace, graceful.shutdown()).await;
+    open.shutdown().await;
+    Ok(())
 }

@@ -82,8 +82,10 @@ impl Builder<'_> {
                 crate::solution::MAX_SOLUTION_MOVES
             )));
         }
-        let stored = self.stats.peak_stored;
-        Ok(self.budget.enforce(&mut self.stats, stored)?)
+        // The stored-state limit bounds searches whose memory grows with what they keep; this
+        // solver's memory is bounded by construction (its placement searches use at most
+        // FULL_SEARCH_CELLS³ bytes, then windows), so only time, nodes and cancellation apply.
+        Ok(self.budget.enforce(&mut self.stats, 0)?)
     }
 
     fn stuck(&self, tile: Tile) -> SearchError {

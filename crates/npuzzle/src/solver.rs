@@ -131,6 +131,9 @@ pub struct Answer {
     pub algorithm: Algorithm,
     /// The heuristic it used, if any.
     pub heuristic: Option<HeuristicKind>,
+    /// When the requested search hit this limit and the answer came from the fallback
+    /// (see [`Solver::with_fallback`]).
+    pub fallback_after: Option<search::LimitKind>,
 }
 
 /// The result of solving one board.
@@ -395,6 +398,7 @@ impl Solver {
                     optimal: true,
                     algorithm,
                     heuristic: None,
+                    fallback_after: None,
                 }),
             });
         }
@@ -439,13 +443,19 @@ impl Solver {
                 optimal: algorithm.is_optimal(),
                 algorithm,
                 heuristic: algorithm.uses_heuristic().then_some(self.heuristic),
+                fallback_after: None,
             })),
             Err(SearchError::Unsolvable) => Ok(Outcome::Unsolvable),
             Err(SearchError::Limit(l))
                 if self.fallback && l.kind != search::LimitKind::Cancelled =>
             {
+                // The fallback is quick and bounded, but still stops when the caller cancels.
+                let fallback_limits = Limits {
+                    cancel: limits.cancel.clone(),
+                    ..Limits::default()
+                };
                 let (solution, mut stats) =
-                    crate::large::solve_large(board, &self.goal, &Limits::default())?;
+                    crate::large::solve_large(board, &self.goal, &fallback_limits)?;
                 stats.expanded += l.stats.expanded;
                 stats.generated += l.stats.generated;
                 stats.elapsed += l.stats.elapsed;
@@ -455,6 +465,7 @@ impl Solver {
                     optimal: false,
                     algorithm: Algorithm::Large,
                     heuristic: None,
+                    fallback_after: Some(l.kind),
                 }))
             }
             Err(e) => Err(e.into()),
