@@ -10,11 +10,16 @@ const S = {
   cells: [],        // row-major tiles, 0 = gap
   moves: 0,         // moves made on the board
   tiles: [],        // tile elements by label
-  sol: null,        // { letters, i } while a solution is loaded
+  sol: null,        // { letters, i, optimal, spans } while a solution is loaded
   timer: null,
   busy: false,
   version: 0,       // bumped on every change of the board: a late answer for an old one is dropped
 };
+
+// Playback speeds offered by the slider, in moves per second.
+const SPEEDS = [1, 2, 4, 8, 15, 30, 60, 120];
+// A solution that would take longer than this to play starts at a faster speed.
+const LONGEST_PLAYBACK_S = 30;
 
 const OFFSET = { u: [-1, 0], d: [1, 0], l: [0, -1], r: [0, 1] };
 const INVERSE = { u: 'd', d: 'u', l: 'r', r: 'l' };
@@ -87,10 +92,40 @@ function render() {
   $('move-count').textContent = String(S.moves);
   $('solved-badge').hidden = !(solved && S.moves > 0);
   const playing = S.timer !== null;
+  const atStart = !S.sol || S.sol.i === 0;
+  const atEnd = !S.sol || S.sol.i >= S.sol.letters.length;
   $('play').textContent = playing ? 'Pause' : 'Play';
-  $('back').disabled = !S.sol || S.sol.i === 0;
-  $('forward').disabled = !S.sol || S.sol.i >= S.sol.letters.length;
-  $('play').disabled = !S.sol;
+  $('back').disabled = atStart;
+  $('restart').disabled = atStart;
+  $('forward').disabled = atEnd;
+  $('end').disabled = atEnd;
+  $('play').disabled = !S.sol || (atEnd && !playing);
+  highlightMove();
+}
+
+// Marks the next move of the loaded solution (and the ones played) in the move list, and
+// scrolls the list (only the list) to keep it in view.
+function highlightMove() {
+  if (!S.sol || !S.sol.spans) return;
+  const { spans, i } = S.sol;
+  const prev = S.sol.shown;
+  if (prev !== undefined && prev !== i) {
+    const lo = Math.min(prev, i);
+    const hi = Math.max(prev, i);
+    for (let k = lo; k <= hi && k < spans.length; k++) spans[k].className = k < i ? 'done' : '';
+  } else if (prev === undefined) {
+    spans.forEach((sp, k) => { sp.className = k < i ? 'done' : ''; });
+  }
+  S.sol.shown = i;
+  const box = $('moves');
+  if (i < spans.length) {
+    const cur = spans[i];
+    cur.className = 'current';
+    const top = cur.offsetTop - box.offsetTop;
+    if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight) {
+      box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+    }
+  }
 }
 
 // Moves the gap one step ('u', 'd', 'l', 'r'); returns false when that leaves the board.
@@ -110,10 +145,17 @@ function step(letter) {
 function playerMove(letter) {
   if (!step(letter)) return false;
   S.moves++;
-  dropSolution();
+  if (S.sol) {
+    dropSolution();
+    status('Your move: the solution is put away. Press Solve for one from here.');
+  }
   render();
-  if (isGoal()) status(`Solved in ${S.moves} moves.`);
+  if (isGoal()) status(`Solved in ${plural(S.moves, 'move')}.`);
   return true;
+}
+
+function plural(n, word) {
+  return `${n.toLocaleString()} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function clickTile(t) {
@@ -135,6 +177,7 @@ function showError(text) { $('error').textContent = text; }
 function dropSolution() {
   stop();
   S.sol = null;
+  $('details').hidden = true;
 }
 
 function stop() {
@@ -142,61 +185,121 @@ function stop() {
   S.timer = null;
 }
 
-function interval() { return 1000 / Number($('speed').value); }
+function speed() { return SPEEDS[Number($('speed').value)] || 8; }
+function interval() { return 1000 / speed(); }
+function showSpeed() { $('speed-value').textContent = `${speed()} moves/s`; }
 
-function forward() {
-  if (!S.sol || S.sol.i >= S.sol.letters.length) { stop(); render(); return; }
-  step(S.sol.letters[S.sol.i]);
-  S.sol.i++;
-  S.moves++;
-  if (S.sol.i >= S.sol.letters.length) {
-    stop();
-    status(`Solved: ${S.sol.letters.length} moves${S.sol.optimal ? ' (optimal)' : ''}.`);
+function showProgress() {
+  if (!S.sol) return;
+  const n = S.sol.letters.length;
+  if (S.sol.i >= n) {
+    status(`Solution played: ${plural(n, 'move')}${S.sol.optimal ? ', the fewest possible' : ''}.`);
+  } else if (S.timer !== null) {
+    status(`Playing the solution: move ${S.sol.i + 1} of ${n.toLocaleString()}.`);
+  } else {
+    status(`Paused at move ${S.sol.i} of ${n.toLocaleString()}. Play, step, or skip to the end.`);
   }
-  render();
 }
 
-function back() {
+// Advances the solution by `count` moves (all at once, without animation, when more than one).
+function forward(count = 1) {
+  if (!S.sol || S.sol.i >= S.sol.letters.length) { stop(); render(); showProgress(); return; }
+  const many = count > 1;
+  if (many) boardEl.classList.add('instant');
+  for (let k = 0; k < count && S.sol.i < S.sol.letters.length; k++) {
+    step(S.sol.letters[S.sol.i]);
+    S.sol.i++;
+    S.moves++;
+  }
+  if (S.sol.i >= S.sol.letters.length) stop();
+  render();
+  // Status text at most ten times a second while playing (a screen reader hears it), and on
+  // every step by hand.
+  const now = performance.now();
+  if (S.timer === null || S.sol.i >= S.sol.letters.length || now - (S.said || 0) >= 100) {
+    S.said = now;
+    showProgress();
+  }
+  if (many) settle();
+}
+
+function back(count = 1) {
   if (!S.sol || S.sol.i === 0) return;
   stop();
-  S.sol.i--;
-  step(INVERSE[S.sol.letters[S.sol.i]]);
-  S.moves = Math.max(0, S.moves - 1);
+  const many = count > 1;
+  if (many) boardEl.classList.add('instant');
+  for (let k = 0; k < count && S.sol.i > 0; k++) {
+    S.sol.i--;
+    step(INVERSE[S.sol.letters[S.sol.i]]);
+    S.moves = Math.max(0, S.moves - 1);
+  }
   render();
+  showProgress();
+  if (many) settle();
+}
+
+// Lets the board jump without sliding for one frame, then restores the animation.
+function settle() {
+  requestAnimationFrame(() => requestAnimationFrame(() => boardEl.classList.remove('instant')));
 }
 
 function play() {
   if (!S.sol) return;
-  if (S.timer !== null) { stop(); render(); return; }
+  if (S.timer !== null) { stop(); render(); showProgress(); return; }
   if (S.sol.i >= S.sol.letters.length) return;
   boardEl.style.setProperty('--slide', `${Math.min(150, interval() * 0.8)}ms`);
-  S.timer = setInterval(forward, interval());
+  S.timer = setInterval(() => forward(), interval());
   render();
+  showProgress();
 }
 
 function load(cells, w, h) {
   dropSolution();
   if (w !== S.w || h !== S.h || S.tiles.length !== w * h) {
     S.w = w; S.h = h;
-    $('size').value = `${w}x${h}`;
+    selectSize(w, h);
     buildTiles();
   }
   S.cells = cells.slice();
   S.version++;
   S.moves = 0;
-  $('details').hidden = true;
   // A new board appears at once; only moves slide.
   boardEl.classList.add('instant');
   render();
-  requestAnimationFrame(() => requestAnimationFrame(() => boardEl.classList.remove('instant')));
+  settle();
 }
 
+// Shows `w`×`h` in the size selector, adding it when it is not one of the listed sizes.
+function selectSize(w, h) {
+  const value = `${w}x${h}`;
+  const select = $('size');
+  if (![...select.options].some((o) => o.value === value)) {
+    const o = document.createElement('option');
+    o.value = value;
+    o.textContent = `${w} × ${h}`;
+    select.appendChild(o);
+  }
+  select.value = value;
+}
+
+// What the page says for the server's error codes.
+const FRIENDLY = {
+  busy: 'The server is busy with other searches; try again in a moment.',
+  time_limit: 'This board needs a longer search than this server allows.',
+  unsolvable: 'This board cannot reach the goal.',
+};
+
 async function api(path, body) {
-  const res = await fetch(path, body === undefined ? {} : {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-  });
+  let res;
+  try {
+    res = await fetch(path, body === undefined ? {} : {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new Error('The server cannot be reached.');
+  }
   const data = await res.json().catch(() => ({ message: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.message || `HTTP ${res.status}`);
+  if (!res.ok) throw new Error(FRIENDLY[data.error] || data.message || `HTTP ${res.status}`);
   return data;
 }
 
@@ -211,10 +314,55 @@ async function scramble() {
   }
 }
 
+const ALGORITHM_NAMES = {
+  table: 'complete table', idastar: 'IDA*', astar: 'A*', bfs: 'breadth-first search',
+  bidirectional: 'bidirectional BFS', greedy: 'greedy best-first', large: 'constructive solver',
+};
+
 function describeStats(d) {
-  const name = d.algorithm + (d.heuristic ? ` + ${d.heuristic}` : '') + (d.databases ? ` (${d.databases})` : '');
+  const name = (ALGORITHM_NAMES[d.algorithm] || d.algorithm)
+    + (d.heuristic ? ` + ${d.heuristic}` : '') + (d.databases ? ` (databases ${d.databases})` : '');
   const ms = d.stats.elapsed / 1000;
-  return `${name}: ${d.stats.expanded.toLocaleString()} states expanded in ${ms < 1 ? ms.toFixed(3) : ms.toFixed(1)} ms`;
+  const time = ms < 1 ? `${ms.toFixed(3)} ms` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;
+  return `${name}: ${plural(d.stats.expanded, 'state')} expanded in ${time}.`;
+}
+
+// Fills the result panel with an answer: the move list (one element per move, so that the
+// current one can be highlighted), the tile notation folded away, and the solver's figures.
+function showAnswer(d) {
+  const box = $('moves');
+  box.textContent = '';
+  const frag = document.createDocumentFragment();
+  const spans = [];
+  for (const letter of d.moves) {
+    const sp = document.createElement('span');
+    sp.textContent = letter;
+    frag.appendChild(sp);
+    spans.push(sp);
+  }
+  box.appendChild(frag);
+  box.scrollTop = 0;
+  $('solution-length').textContent = d.length.toLocaleString();
+  $('optimal').textContent = d.optimal ? 'optimal' : 'not optimal';
+  $('optimal').classList.toggle('warn', !d.optimal);
+  $('note').hidden = !d.note && d.optimal;
+  $('note').textContent = d.note
+    ? `${d.note[0].toUpperCase()}${d.note.slice(1)}.`
+    : (d.optimal ? '' : 'Boards this large are answered by a quick constructive solver, not a search for the fewest moves.');
+  $('tiles').textContent = d.tiles_notation;
+  $('tiles-box').open = d.tiles_notation.length <= 80;
+  $('stats').textContent = describeStats(d);
+  $('details').hidden = false;
+  return spans;
+}
+
+// Picks a playback speed at which `n` moves take at most LONGEST_PLAYBACK_S (if the chosen one
+// is slower).
+function speedFor(n) {
+  let k = Number($('speed').value);
+  while (k < SPEEDS.length - 1 && n / SPEEDS[k] > LONGEST_PLAYBACK_S) k++;
+  $('speed').value = String(k);
+  showSpeed();
 }
 
 async function askSolver() {
@@ -224,9 +372,16 @@ async function askSolver() {
 async function solve() {
   if (S.busy) return;
   showError('');
-  if (isGoal()) { status('Already solved.'); return; }
+  // The solution for this board is already here: play it from where it stands.
+  if (S.sol) {
+    if (S.sol.i >= S.sol.letters.length) { status('Already solved.'); return; }
+    if (S.timer === null) play();
+    return;
+  }
+  if (isGoal()) { status('Already solved: scramble, or slide some tiles first.'); return; }
   S.busy = true;
   $('solve').disabled = true;
+  $('hint').disabled = true;
   status('Solving…');
   try {
     const asked = S.version;
@@ -235,20 +390,17 @@ async function solve() {
       status('The board changed while the solver worked: press Solve again.');
       return;
     }
-    S.sol = { letters: d.moves, i: 0, optimal: d.optimal };
-    $('details').hidden = false;
-    $('solution-length').textContent = String(d.length);
-    $('optimal').textContent = d.optimal ? '(optimal)' : '(not optimal: constructive solver)';
-    $('moves').textContent = d.moves;
-    $('tiles').textContent = d.tiles_notation;
-    $('stats').textContent = describeStats(d);
-    status(`Playing ${d.length} moves…`);
+    S.sol = { letters: d.moves, i: 0, optimal: d.optimal, spans: null };
+    S.sol.spans = showAnswer(d);
+    speedFor(d.length);
+    render();
     play();
   } catch (e) {
     status(`No solution: ${e.message}`);
   } finally {
     S.busy = false;
     $('solve').disabled = false;
+    $('hint').disabled = false;
     render();
   }
 }
@@ -268,7 +420,10 @@ async function hint() {
     const tile = S.cells[b + OFFSET[letter][0] * S.w + OFFSET[letter][1]];
     const dir = { u: 'down', d: 'up', l: 'right', r: 'left' }[letter];
     playerMove(letter);
-    status(`Hint: tile ${tile} slid ${dir}. ${d.length - 1} moves to go${d.optimal ? '' : ' (by the constructive solver)'}.`);
+    const left = d.length - 1;
+    status(left === 0
+      ? `Hint: tile ${tile} slid ${dir}. Solved!`
+      : `Hint: tile ${tile} slid ${dir}. ${plural(left, 'move')} to go${d.optimal ? '' : ' (by the constructive solver)'}.`);
   } catch (e) {
     status(`No hint: ${e.message}`);
   } finally {
@@ -287,7 +442,7 @@ function parseBoard(text) {
     if (side * side !== tokens.length || side < 2) {
       throw new Error(`${tokens.length} tiles do not make a board: a ${S.w}×${S.h} board has ${S.w * S.h}.`);
     }
-    if (side > 10) throw new Error('Boards up to 10×10 are played here.');
+    if (side > 10) throw new Error('Boards up to 10 × 10 are played here.');
     w = side; h = side;
   }
   const n = w * h;
@@ -315,23 +470,25 @@ function loadTyped(event) {
     const { cells, w, h } = parseBoard($('board-input').value);
     load(cells, w, h);
     showError('');
-    status('Board loaded. Press Solve to see the optimal solution.');
+    status(isGoal()
+      ? 'Board loaded: it is already solved. Scramble, or slide some tiles.'
+      : 'Board loaded. Press Solve to see the solution.');
   } catch (e) {
     showError(e.message);
   }
 }
 
-function reset() {
+function reset(message = 'Back at the goal. Scramble to play again.') {
   load(goalCells(S.w, S.h), S.w, S.h);
   showError('');
-  status('Reset to the goal. Scramble to play.');
+  status(message);
 }
 
 function changeSize() {
   const [w, h] = $('size').value.split('x').map(Number);
   S.w = w; S.h = h;
   buildTiles();
-  reset();
+  reset(`A ${w} × ${h} board at the goal. Scramble to play.`);
 }
 
 document.addEventListener('keydown', (e) => {
@@ -351,11 +508,17 @@ $('solve').addEventListener('click', solve);
 $('hint').addEventListener('click', hint);
 $('play').addEventListener('click', play);
 $('forward').addEventListener('click', () => { stop(); forward(); });
-$('back').addEventListener('click', back);
-$('speed').addEventListener('input', () => { if (S.timer !== null) { stop(); play(); } });
+$('back').addEventListener('click', () => back());
+$('restart').addEventListener('click', () => back(Infinity));
+$('end').addEventListener('click', () => { stop(); forward(Infinity); });
+$('speed').addEventListener('input', () => {
+  showSpeed();
+  if (S.timer !== null) { stop(); play(); }
+});
 $('size').addEventListener('change', changeSize);
 $('load-form').addEventListener('submit', loadTyped);
 window.addEventListener('resize', sizeFont);
 
 buildTiles();
-reset();
+showSpeed();
+load(goalCells(S.w, S.h), S.w, S.h);

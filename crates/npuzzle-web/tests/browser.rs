@@ -3,9 +3,12 @@
 //! The server runs in-process on a free loopback port. The test scrambles a 3×3 board, presses
 //! Solve, waits for the animation to finish, and checks that the board shown is the goal and
 //! that the move counter equals the optimal length (computed here from the complete table). It
-//! also plays by keyboard and types bad boards to see the inline errors. A screenshot of the
-//! solved board is saved under the target directory (and into `docs/` when
-//! `NPUZZLE_UPDATE_SCREENSHOT=1`). In CI a missing browser fails the test; elsewhere it skips.
+//! also plays by keyboard, types bad boards to see the inline errors, pauses and resumes
+//! playback, skips through a 10×10 answer, checks that board and answer stay in view at
+//! 1280×800, and runs axe-core's accessibility rules on the page (axe is installed by `.ci/run`
+//! with npm under `target/axe`). Desktop and phone screenshots are saved under the target
+//! directory (and into `docs/` when `NPUZZLE_UPDATE_SCREENSHOT=1`). In CI a missing browser or
+//! axe fails the test; elsewhere they are skipped with a message.
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -79,6 +82,67 @@ async fn type_board(c: &Client, board: &str) {
     input.clear().await.unwrap();
     input.send_keys(board).await.unwrap();
     click(c, "#load").await;
+}
+
+/// axe-core's script, from `NPUZZLE_AXE_JS` or where `.ci/run` installs it.
+fn axe_script() -> Option<String> {
+    let path = std::env::var_os("NPUZZLE_AXE_JS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../target/axe/node_modules/axe-core/axe.min.js")
+        });
+    let script = std::fs::read_to_string(&path).ok();
+    if script.is_none() {
+        let in_ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false");
+        assert!(
+            !in_ci,
+            "axe-core is missing at {}; .ci/run installs it",
+            path.display()
+        );
+        eprintln!(
+            "skipping the accessibility check: `npm install --prefix target/axe axe-core@4` enables it"
+        );
+    }
+    script
+}
+
+/// Runs axe-core on the page; the violations, one line each.
+async fn axe_violations(c: &Client, script: &str) -> Vec<String> {
+    c.execute(&format!("{script}\n;return true;"), vec![])
+        .await
+        .unwrap();
+    let found = c
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { resultTypes: ['violations'] })
+               .then((r) => done(r.violations.map((v) =>
+                  `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`)))
+               .catch((e) => done([`axe failed: ${e}`]));",
+            vec![],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(found).unwrap()
+}
+
+async fn js(c: &Client, script: &str) -> serde_json::Value {
+    c.execute(script, vec![]).await.unwrap()
+}
+
+/// Saves a screenshot under the target directory, and into `docs/` (for the README) when
+/// `publish` and `NPUZZLE_UPDATE_SCREENSHOT` is set.
+async fn screenshot(c: &Client, name: &str, publish: bool) {
+    let png = c.screenshot().await.unwrap();
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&out, &png).unwrap();
+    if publish && std::env::var("NPUZZLE_UPDATE_SCREENSHOT").is_ok() {
+        let docs = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs")
+            .join(name);
+        std::fs::write(docs, &png).unwrap();
+    }
+    eprintln!("screenshot: {}", out.display());
 }
 
 fn browser_available() -> bool {
@@ -159,6 +223,20 @@ async fn scramble_solve_play_and_errors_in_chromium() {
     c.goto(&format!("http://{addr}/")).await.unwrap();
     let goal = "1 2 3 4 5 6 7 8 x";
     assert_eq!(attr(&c, "#board", "data-state").await, goal);
+    // The first words are an invitation, not a report of a reset.
+    assert_eq!(
+        text(&c, "#status").await,
+        "Scramble the board, or type one below."
+    );
+    let axe = axe_script();
+    if let Some(script) = &axe {
+        let found = axe_violations(&c, script).await;
+        assert!(
+            found.is_empty(),
+            "accessibility violations:\n{}",
+            found.join("\n")
+        );
+    }
 
     // Scramble, remember the board, solve, watch.
     click(&c, "#scramble").await;
@@ -174,17 +252,50 @@ async fn scramble_solve_play_and_errors_in_chromium() {
         .distance(&Board::parse(&scrambled).unwrap())
         .expect("scrambles are solvable") as usize;
 
-    // Fast playback so the test does not wait long.
-    c.execute("document.getElementById('speed').value = '20';", vec![])
+    // Slow playback first: Solve again while it plays, pause, resume, skip to the end.
+    c.execute("document.getElementById('speed').value = '0';", vec![])
         .await
         .unwrap();
     click(&c, "#solve").await;
-    wait_for("the solution to play out", Duration::from_secs(30), || {
+    wait_for("playback to start", Duration::from_secs(10), || {
+        let c = &c;
+        async move { text(c, "#status").await.contains("Playing") }
+    })
+    .await;
+    click(&c, "#solve").await; // the answer is here: Solve leaves playback running
+    assert_eq!(text(&c, "#play").await, "Pause");
+    assert!(text(&c, "#status").await.contains("Playing"));
+    click(&c, "#play").await; // pause
+    let paused = text(&c, "#status").await;
+    assert!(paused.starts_with("Paused at move"), "{paused}");
+    assert_eq!(text(&c, "#play").await, "Play");
+    let played: usize = text(&c, "#move-count").await.parse().unwrap();
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('#moves span.current').length"
+        )
+        .await
+        .as_u64(),
+        Some(1),
+        "one move is highlighted"
+    );
+    assert_eq!(
+        js(
+            &c,
+            "return document.querySelectorAll('#moves span.done').length"
+        )
+        .await
+        .as_u64(),
+        Some(played as u64)
+    );
+    click(&c, "#play").await; // resume
+    assert!(text(&c, "#status").await.contains("Playing"));
+    click(&c, "#end").await;
+    wait_for("the end of the solution", Duration::from_secs(10), || {
         let c = &c;
         async move {
-            attr(c, "#board", "data-solved").await == "true"
-                && text(c, "#play").await == "Play"
-                && !text(c, "#solution-length").await.is_empty()
+            attr(c, "#board", "data-solved").await == "true" && text(c, "#play").await == "Play"
         }
     })
     .await;
@@ -192,19 +303,30 @@ async fn scramble_solve_play_and_errors_in_chromium() {
     let length: usize = text(&c, "#solution-length").await.parse().unwrap();
     assert_eq!(length, optimal, "the page's solution is optimal");
     assert_eq!(text(&c, "#move-count").await, optimal.to_string());
-    assert!(text(&c, "#optimal").await.contains("optimal"));
+    let done = text(&c, "#status").await;
+    assert!(done.contains(&format!("{optimal} moves")), "{done}");
+    assert_eq!(text(&c, "#optimal").await, "optimal");
+    // Back to the start replays from the scrambled board.
+    click(&c, "#restart").await;
+    assert_eq!(attr(&c, "#board", "data-state").await, scrambled);
+    assert_eq!(text(&c, "#move-count").await, "0");
+    // Fast playback to the end.
+    c.execute("document.getElementById('speed').value = '7';", vec![])
+        .await
+        .unwrap();
+    click(&c, "#play").await;
+    wait_for("the solution to play out", Duration::from_secs(30), || {
+        let c = &c;
+        async move {
+            attr(c, "#board", "data-solved").await == "true" && text(c, "#play").await == "Play"
+        }
+    })
+    .await;
+    assert_eq!(text(&c, "#move-count").await, optimal.to_string());
     // The tiles on screen stand where the state says: tile 8 is left of the gap.
     let tile8 = attr(&c, ".tile[data-tile='8']", "style").await;
     assert!(tile8.contains("translate(100%, 200%)"), "{tile8}");
-
-    let png = c.screenshot().await.unwrap();
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-solved.png");
-    std::fs::write(&out, &png).unwrap();
-    if std::env::var("NPUZZLE_UPDATE_SCREENSHOT").is_ok() {
-        let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshot.png");
-        std::fs::write(docs, &png).unwrap();
-    }
-    eprintln!("screenshot: {}", out.display());
+    screenshot(&c, "web-solved.png", false).await;
 
     // Keyboard: one arrow key solves a board one move away.
     type_board(&c, "1 2 3 4 5 6 7 x 8").await;
@@ -221,6 +343,18 @@ async fn scramble_solve_play_and_errors_in_chromium() {
     })
     .await;
     assert_eq!(text(&c, "#move-count").await, "1");
+    assert_eq!(text(&c, "#status").await, "Solved in 1 move.");
+
+    // A 2x2 board typed in: the size follows, and a solved board is called solved.
+    type_board(&c, "1 2 3 x").await;
+    assert_eq!(
+        js(&c, "return document.getElementById('size').value")
+            .await
+            .as_str(),
+        Some("2x2")
+    );
+    assert!(text(&c, "#status").await.contains("already solved"));
+    type_board(&c, goal).await;
 
     // Bad input is explained inline and leaves the board alone.
     for (bad, says) in [
@@ -266,6 +400,80 @@ async fn scramble_solve_play_and_errors_in_chromium() {
         attr(&c, "#board", "data-state").await,
         "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x"
     );
+
+    // A 10x10 answer (a thousand moves and more) at 1280x800: the move list is a scrolled box,
+    // board and answer stay in view, and End skips the playback.
+    c.set_window_size(1280, 800).await.unwrap();
+    c.execute(
+        "const s = document.getElementById('size'); s.value = '10x10';
+         s.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    click(&c, "#scramble").await;
+    wait_for("the 10x10 scramble", Duration::from_secs(10), || {
+        let c = &c;
+        async move { text(c, "#status").await.starts_with("Scrambled") }
+    })
+    .await;
+    let big = attr(&c, "#board", "data-state").await;
+    click(&c, "#solve").await;
+    wait_for("the 10x10 answer", Duration::from_secs(30), || {
+        let c = &c;
+        async move {
+            !text(c, "#solution-length").await.is_empty()
+                && text(c, "#status").await.contains("Playing")
+        }
+    })
+    .await;
+    let n = js(&c, "return document.querySelectorAll('#moves span').length")
+        .await
+        .as_u64()
+        .unwrap();
+    assert!(n > 300, "{n} moves");
+    assert_eq!(text(&c, "#optimal").await, "not optimal");
+    // From the top of the page, without scrolling.
+    let in_view = js(
+        &c,
+        "window.scrollTo(0, 0);
+         const b = document.getElementById('board').getBoundingClientRect();
+         const r = document.getElementById('moves').getBoundingClientRect();
+         return b.bottom <= innerHeight && r.bottom <= innerHeight && r.top >= 0;",
+    )
+    .await;
+    assert_eq!(
+        in_view,
+        serde_json::json!(true),
+        "board and answer in view at 1280x800"
+    );
+    screenshot(&c, "web-desktop.png", true).await;
+    click(&c, "#end").await;
+    wait_for("the 10x10 board solved", Duration::from_secs(10), || {
+        let c = &c;
+        async move { attr(c, "#board", "data-solved").await == "true" }
+    })
+    .await;
+    assert_eq!(text(&c, "#move-count").await, n.to_string());
+    click(&c, "#restart").await;
+    assert_eq!(attr(&c, "#board", "data-state").await, big);
+    if let Some(script) = &axe {
+        let found = axe_violations(&c, script).await;
+        assert!(
+            found.is_empty(),
+            "accessibility violations:\n{}",
+            found.join("\n")
+        );
+    }
+    // On a phone the page stays short: the long answer is a scrolled box.
+    c.set_window_size(390, 844).await.unwrap();
+    let height = js(&c, "return document.documentElement.scrollHeight")
+        .await
+        .as_f64()
+        .unwrap();
+    assert!(height < 2200.0, "phone page {height} px tall");
+    js(&c, "window.scrollTo(0, 0); return true").await;
+    screenshot(&c, "web-phone.png", true).await;
 
     c.close().await.unwrap();
     let _ = stop.send(());
