@@ -33,13 +33,10 @@ pub struct PdbOptions {
 impl PdbOptions {
     /// The cache in use.
     pub fn cache(&self) -> PdbCache {
-        let dir = self.pdb_dir.clone().unwrap_or_else(|| {
-            dirs::cache_dir()
-                .unwrap_or_else(std::env::temp_dir)
-                .join("npuzzle")
-                .join("pdb")
-        });
-        PdbCache::new(dir)
+        match &self.pdb_dir {
+            Some(dir) => PdbCache::new(dir),
+            None => PdbCache::standard(),
+        }
     }
 }
 

@@ -44,5 +44,6 @@ pub mod table;
 pub use board::{BLANK, Board, BoardError, Move, Shape, Tile};
 pub use builder::{Building, PdbSource, SolverBuilder};
 pub use parse::{ParseError, ParseErrorKind};
+pub use search::engine::SubtreeResult;
 pub use solution::{ReplayError, Solution};
-pub use solver::{Algorithm, Answer, Outcome, SolveError, Solver};
+pub use solver::{Algorithm, Answer, Outcome, SolveError, Solver, Split};

@@ -9,7 +9,7 @@
 //! explicit [`Algorithm`] picks any search for teaching and comparison. Everything a search needs
 //! that does not depend on the board (tables, heuristic tables) is built once per solver.
 
-use crate::board::Board;
+use crate::board::{Board, Move};
 use crate::heuristic::pdb_set::{PdbEval, PdbSet};
 use crate::heuristic::{
     Heuristic, HeuristicKind, LinearConflict, LinearConflictEval, LongLineConflictEval, Manhattan,
@@ -191,6 +191,104 @@ pub struct Solver {
     single_thread: bool,
 }
 
+/// A piece of work for the IDA* engine, run with whichever evaluator a solver uses (see
+/// [`Solver::engine_job`]): a whole search, the frontier of a split one, or some of its subtrees.
+trait EngineJob {
+    type Out;
+    fn run<E: engine::Evaluator>(
+        self,
+        board: &Board,
+        eval: &E,
+        pruner: &MovePruner,
+    ) -> Result<Self::Out, SearchError>;
+}
+
+/// A whole IDA* search.
+struct Run<'a> {
+    limits: &'a Limits,
+    parallel: bool,
+}
+
+impl EngineJob for Run<'_> {
+    type Out = search::Found;
+    fn run<E: engine::Evaluator>(
+        self,
+        board: &Board,
+        eval: &E,
+        pruner: &MovePruner,
+    ) -> Result<search::Found, SearchError> {
+        engine::run(board, eval, pruner, self.limits, self.parallel)
+    }
+}
+
+/// The frontier of a split search.
+struct FrontierJob(usize);
+
+impl EngineJob for FrontierJob {
+    type Out = engine::Frontier;
+    fn run<E: engine::Evaluator>(
+        self,
+        board: &Board,
+        eval: &E,
+        pruner: &MovePruner,
+    ) -> Result<engine::Frontier, SearchError> {
+        engine::frontier(board, eval, pruner, self.0)
+    }
+}
+
+/// Some subtrees of a split search under one bound.
+struct SubtreesJob<'a> {
+    roots: &'a [Vec<Move>],
+    bound: u32,
+    limits: &'a Limits,
+}
+
+impl EngineJob for SubtreesJob<'_> {
+    type Out = engine::SubtreeResult;
+    fn run<E: engine::Evaluator>(
+        self,
+        board: &Board,
+        eval: &E,
+        pruner: &MovePruner,
+    ) -> Result<engine::SubtreeResult, SearchError> {
+        engine::search_subtrees(board, eval, pruner, self.roots, self.bound, self.limits)
+    }
+}
+
+/// How moves found in the engine's space map back to the caller's board.
+enum MovesBack<'a> {
+    Same,
+    Canonical(&'a Canonical),
+}
+
+impl MovesBack<'_> {
+    fn moves(&self, moves: Vec<Move>) -> Vec<Move> {
+        match self {
+            MovesBack::Same => moves,
+            MovesBack::Canonical(c) => moves.into_iter().map(|m| c.move_back(m)).collect(),
+        }
+    }
+
+    fn solution(&self, s: Solution) -> Solution {
+        Solution::new(self.moves(s.into_moves()))
+    }
+}
+
+/// The first level of a search split between machines: see [`Solver::frontier`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// The board is solved within the frontier's depth: an optimal solution.
+    Solved(Solution),
+    /// The subtree roots to hand out (opaque paths in the solver's search space, for
+    /// [`Solver::search_subtrees`] of a solver for the same goal) and the first bound.
+    Roots {
+        /// One path per subtree root.
+        paths: Vec<Vec<Move>>,
+        /// The first iteration's bound.
+        first_bound: u32,
+    },
+}
+
 impl Solver {
     /// The `auto` solver for `goal` with no limits.
     pub fn for_goal(goal: Board) -> Result<Solver, SolveError> {
@@ -350,6 +448,112 @@ impl Solver {
         }
     }
 
+    /// Solves `boards` in parallel on all rayon threads, each search on one core (a batch
+    /// keeps every core busy), each under `limits`; the results in input order.
+    pub fn solve_many(
+        &self,
+        boards: &[Board],
+        limits: &Limits,
+    ) -> Vec<Result<Outcome, SolveError>> {
+        use rayon::prelude::*;
+        if boards.len() <= 1 {
+            return boards
+                .iter()
+                .map(|b| self.solve_within(b, limits))
+                .collect();
+        }
+        let one_core = self.clone().with_single_thread(true);
+        let solve = |b: &Board| one_core.solve_within(b, limits);
+        if self.effective_algorithm() == Algorithm::Table {
+            boards.par_iter().map(solve).collect()
+        } else {
+            // Searches differ a thousandfold in cost: hand them out one at a time.
+            boards.par_iter().with_max_len(1).map(solve).collect()
+        }
+    }
+
+    /// Whether this solver's searches run on the IDA* engine (with its Manhattan,
+    /// linear-conflict or pattern-database evaluator).
+    pub fn uses_engine(&self) -> bool {
+        self.effective_algorithm() == Algorithm::IdaStar
+            && (self.fast.is_some() || matches!(self.heuristics, Heuristics::Pdb { .. }))
+            && self.goal.shape().cells() <= MAX_CELLS
+    }
+
+    /// Runs `job` on the engine with this solver's evaluator, on `board` mapped into the
+    /// evaluator's space; also says how to map moves back. The board must be able to reach
+    /// the goal.
+    fn engine_job<J: EngineJob>(
+        &self,
+        board: &Board,
+        job: J,
+    ) -> Result<(J::Out, MovesBack<'_>), SolveError> {
+        board
+            .check_same_shape(&self.goal)
+            .map_err(SearchError::from)?;
+        if !self.uses_engine() {
+            return Err(SearchError::Unsupported(format!(
+                "this solver ({}) does not search with the IDA* engine",
+                self.effective_algorithm().name()
+            ))
+            .into());
+        }
+        let pruner = MovePruner::standard();
+        match (&self.heuristics, self.fast.as_deref()) {
+            (Heuristics::Pdb { set, canonical }, _) => {
+                let b = canonical.board(board);
+                search::check_solvable(&b, set.goal())?;
+                let e = PdbEval::new(set).ok_or_else(|| {
+                    SearchError::Unsupported("databases too large for the engine".into())
+                })?;
+                Ok((job.run(&b, &e, pruner)?, MovesBack::Canonical(canonical)))
+            }
+            (_, Some(fast)) => {
+                search::check_solvable(board, &self.goal)?;
+                let out = match fast {
+                    FastEval::Manhattan(e) => job.run(board, e, pruner),
+                    FastEval::Lines(e) => job.run(board, e, pruner),
+                    FastEval::LongLines(e) => job.run(board, e, pruner),
+                }?;
+                Ok((out, MovesBack::Same))
+            }
+            _ => Err(SearchError::Unsupported("no engine evaluator".into()).into()),
+        }
+    }
+
+    /// The first level of an optimal search split between machines: every subtree root
+    /// `depth` moves below `board` (duplicate sequences pruned), to be searched with
+    /// [`Solver::search_subtrees`] under bounds rising from `first_bound` — all subtrees
+    /// under one bound before the next, the first solution found under a bound being optimal.
+    /// Solvers with the IDA* engine only ([`Solver::uses_engine`]).
+    pub fn frontier(&self, board: &Board, depth: usize) -> Result<Split, SolveError> {
+        let (f, back) = self.engine_job(board, FrontierJob(depth))?;
+        Ok(match f {
+            engine::Frontier::Solved(moves) => Split::Solved(Solution::new(back.moves(moves))),
+            engine::Frontier::Roots { paths, first_bound } => Split::Roots { paths, first_bound },
+        })
+    }
+
+    /// Searches the subtrees at `roots` (paths from [`Solver::frontier`] for the same board and
+    /// goal) depth-first to `bound`, on the calling thread; a solution comes back as moves
+    /// from `board`.
+    pub fn search_subtrees(
+        &self,
+        board: &Board,
+        roots: &[Vec<Move>],
+        bound: u32,
+        limits: &Limits,
+    ) -> Result<engine::SubtreeResult, SolveError> {
+        let job = SubtreesJob {
+            roots,
+            bound,
+            limits,
+        };
+        let (mut r, back) = self.engine_job(board, job)?;
+        r.solution = r.solution.map(|m| back.moves(m));
+        Ok(r)
+    }
+
     fn run<H: Heuristic + ?Sized>(
         &self,
         algorithm: Algorithm,
@@ -406,34 +610,26 @@ impl Solver {
         // small boards stay on one core (a batch already keeps every core busy).
         let parallel =
             !self.single_thread && (self.pdbs().is_some() || self.goal.shape().cells() > 16);
-        let pruner = MovePruner::standard();
-        let found = match (&self.heuristics, self.fast.as_deref()) {
-            (_, Some(fast)) if algorithm == Algorithm::IdaStar => {
-                search::check_solvable(board, &self.goal).and_then(|()| match fast {
-                    FastEval::Manhattan(e) => engine::run(board, e, pruner, limits, parallel),
-                    FastEval::Lines(e) => engine::run(board, e, pruner, limits, parallel),
-                    FastEval::LongLines(e) => engine::run(board, e, pruner, limits, parallel),
+        let found = if self.uses_engine() {
+            self.engine_job(board, Run { limits, parallel })
+                .map_err(|e| match e {
+                    SolveError::Search(e) => e,
+                    other => SearchError::Unsupported(other.to_string()),
                 })
-            }
-            (Heuristics::Manhattan(h), _) => {
-                self.run(algorithm, board, &self.goal, h.as_ref(), limits)
-            }
-            (Heuristics::LinearConflict(h), _) => {
-                self.run(algorithm, board, &self.goal, h.as_ref(), limits)
-            }
-            (Heuristics::Pdb { set, canonical }, _) => {
-                let b = canonical.board(board);
-                let found = match PdbEval::new(set) {
-                    Some(e) if algorithm == Algorithm::IdaStar => {
-                        search::check_solvable(&b, set.goal())
-                            .and_then(|()| engine::run(&b, &e, pruner, limits, parallel))
-                    }
-                    _ => self.run(algorithm, &b, set.goal(), set.as_ref(), limits),
-                };
-                found.map(|(s, stats)| {
-                    let moves = s.moves().iter().map(|&m| canonical.move_back(m)).collect();
-                    (Solution::new(moves), stats)
-                })
+                .map(|((s, stats), back)| (back.solution(s), stats))
+        } else {
+            match &self.heuristics {
+                Heuristics::Manhattan(h) => {
+                    self.run(algorithm, board, &self.goal, h.as_ref(), limits)
+                }
+                Heuristics::LinearConflict(h) => {
+                    self.run(algorithm, board, &self.goal, h.as_ref(), limits)
+                }
+                Heuristics::Pdb { set, canonical } => {
+                    let b = canonical.board(board);
+                    self.run(algorithm, &b, set.goal(), set.as_ref(), limits)
+                        .map(|(s, stats)| (MovesBack::Canonical(canonical).solution(s), stats))
+                }
             }
         };
         match found {

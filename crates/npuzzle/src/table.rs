@@ -169,6 +169,22 @@ impl Table {
         self.reachable
     }
 
+    /// Every distance, indexed by the Cantor rank of the board's cells (see
+    /// [`crate::rank::rank`]; the blank counts as tile 0), [`UNREACHABLE`] for the states of the
+    /// other parity: the whole table as data, e.g. for training a learned heuristic.
+    pub fn distances(&self) -> Vec<u8> {
+        self.entries
+            .iter()
+            .map(|&e| {
+                if e == UNREACHABLE {
+                    UNREACHABLE
+                } else {
+                    e >> 2
+                }
+            })
+            .collect()
+    }
+
     /// `histogram()[d]` = number of states at distance `d`.
     pub fn histogram(&self) -> Vec<u64> {
         let mut h = vec![0u64; self.max_distance as usize + 1];

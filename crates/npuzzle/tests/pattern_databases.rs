@@ -462,3 +462,72 @@ fn damaged_five_by_five_file_is_detected() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The split search as a scheduler would drive it (frontier once, then every subtree under
+/// each bound in turn, in chunks): optimal lengths equal to the one-machine search, answers
+/// that replay from the board, for pattern databases toward a goal that needs the canonical
+/// mapping and for linear conflict; a board solved within the frontier is answered from it.
+#[test]
+fn split_search_finds_the_optimal_length() {
+    let shape = Shape::new(4, 4).unwrap();
+    let blank_first = Board::goal_blank_first(shape);
+    let pdb = SolverBuilder::new(blank_first.clone())
+        .pdb_set(five_five_five())
+        .build()
+        .unwrap();
+    assert!(pdb.uses_engine());
+    let lines = SolverBuilder::new(Board::goal(shape))
+        .heuristic(Some(HeuristicKind::LinearConflict))
+        .algorithm(Algorithm::IdaStar)
+        .build()
+        .unwrap();
+    let mut rng = SmallRng::seed_from_u64(11);
+    for (solver, count) in [(&pdb, 6), (&lines, 4)] {
+        for _ in 0..count {
+            let mut b = solver.goal().clone();
+            for _ in 0..rng.random_range(20..50) {
+                b.apply(Move::ALL[rng.random_range(0..4)]);
+            }
+            let want = length(solver, &b);
+            let got = match solver.frontier(&b, 4).unwrap() {
+                npuzzle::Split::Solved(s) => s,
+                npuzzle::Split::Roots { paths, first_bound } => {
+                    let mut bound = first_bound;
+                    'iterations: loop {
+                        let mut next = u32::MAX;
+                        for chunk in paths.chunks(7) {
+                            let r = solver
+                                .search_subtrees(&b, chunk, bound, &Limits::default())
+                                .unwrap();
+                            if let Some(moves) = r.solution {
+                                break 'iterations npuzzle::Solution::new(moves);
+                            }
+                            next = next.min(r.next_bound.unwrap_or(u32::MAX));
+                        }
+                        assert!(next > bound && next != u32::MAX);
+                        bound = next;
+                    }
+                }
+            };
+            got.verify(&b, solver.goal()).unwrap();
+            assert_eq!(got.len(), want, "{b:?}");
+        }
+    }
+    // Three moves from the goal, frontier four deep: solved by the frontier itself.
+    let mut near = blank_first.clone();
+    for m in [Move::Down, Move::Right, Move::Down] {
+        assert!(near.apply(m));
+    }
+    match pdb.frontier(&near, 4).unwrap() {
+        npuzzle::Split::Solved(s) => {
+            s.verify(&near, &blank_first).unwrap();
+            assert_eq!(s.len(), 3);
+        }
+        other => panic!("{other:?}"),
+    }
+    // A path the frontier never hands out is refused.
+    let e = pdb
+        .search_subtrees(&near, &[vec![Move::Up, Move::Down]], 80, &Limits::default())
+        .unwrap_err();
+    assert!(e.to_string().contains("frontier"), "{e}");
+}

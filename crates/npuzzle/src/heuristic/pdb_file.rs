@@ -255,6 +255,21 @@ impl PdbCache {
         PdbCache { dir: dir.into() }
     }
 
+    /// The standard cache: `$NPUZZLE_PDB_DIR` when set, else `npuzzle/pdb` in the user's cache
+    /// directory (`~/.cache` on Linux), else in the temporary directory. The CLI, the Python
+    /// package and their cluster workers all share it.
+    pub fn standard() -> PdbCache {
+        match std::env::var_os("NPUZZLE_PDB_DIR").filter(|d| !d.is_empty()) {
+            Some(dir) => PdbCache::new(dir),
+            None => PdbCache::new(
+                dirs::cache_dir()
+                    .unwrap_or_else(std::env::temp_dir)
+                    .join("npuzzle")
+                    .join("pdb"),
+            ),
+        }
+    }
+
     /// The directory.
     pub fn dir(&self) -> &Path {
         &self.dir

@@ -25,7 +25,7 @@
 
 use super::move_pruning::{MovePruner, PRUNED, START};
 use super::{Budget, Found, LimitKind, Limits, SearchError, Stats};
-use crate::board::{BLANK, Board, Move};
+use crate::board::{BLANK, Board, Move, Shape};
 use crate::solution::Solution;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
@@ -163,7 +163,34 @@ struct Shared<'a, E> {
     last_report: AtomicU64,
 }
 
-impl<E> Shared<'_, E> {
+impl<'a, E> Shared<'a, E> {
+    /// The tables and counters for searching boards of `shape` (at most [`MAX_CELLS`] cells).
+    fn new(eval: &'a E, shape: Shape, pruner: &'a MovePruner, limits: &'a Limits) -> Self {
+        let mut steps = [[(0u8, 0u8); 4]; MAX_CELLS];
+        let mut step_count = [0u8; MAX_CELLS];
+        for cell in 0..shape.cells().min(MAX_CELLS) {
+            for m in Move::ALL {
+                if let Some(to) = shape.neighbour(cell, m) {
+                    steps[cell][step_count[cell] as usize & 3] = (to as u8, m.index() as u8);
+                    step_count[cell] += 1;
+                }
+            }
+        }
+        Shared {
+            eval,
+            steps,
+            step_count,
+            pruner,
+            limits,
+            start: Instant::now(),
+            stop: AtomicBool::new(false),
+            stop_kind: AtomicU8::new(0),
+            expanded: AtomicU64::new(0),
+            bound: AtomicU32::new(0),
+            last_report: AtomicU64::new(0),
+        }
+    }
+
     fn halt(&self, kind: Option<LimitKind>) {
         if let Some(k) = kind {
             let _ = self.stop_kind.compare_exchange(
@@ -340,29 +367,7 @@ pub fn run<E: Evaluator>(
             "the IDA* engine takes boards of at most {MAX_CELLS} cells, not {shape}"
         )));
     }
-    let mut steps = [[(0u8, 0u8); 4]; MAX_CELLS];
-    let mut step_count = [0u8; MAX_CELLS];
-    for cell in 0..n {
-        for m in Move::ALL {
-            if let Some(to) = shape.neighbour(cell, m) {
-                steps[cell][step_count[cell] as usize] = (to as u8, m.index() as u8);
-                step_count[cell] += 1;
-            }
-        }
-    }
-    let sh = Shared {
-        eval,
-        steps,
-        step_count,
-        pruner,
-        limits,
-        start: Instant::now(),
-        stop: AtomicBool::new(false),
-        stop_kind: AtomicU8::new(0),
-        expanded: AtomicU64::new(0),
-        bound: AtomicU32::new(0),
-        last_report: AtomicU64::new(0),
-    };
+    let sh = Shared::new(eval, shape, pruner, limits);
     let cells = Cells::of(start);
     let (state, h0) = eval.root(&cells);
     let root = Item {
@@ -491,6 +496,216 @@ pub fn run<E: Evaluator>(
             None => return Ok((Solution::new(found.unwrap_or_default()), report)),
         }
     }
+}
+
+/// Most subtree roots [`frontier`] hands out.
+pub const MAX_FRONTIER: usize = 4_000_000;
+
+/// The first level of a search split between machines (or any other scheduler): the subtree
+/// roots at a fixed depth below the start, found once and searched again in every iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Frontier {
+    /// The goal lies within the depth: these blank moves reach it, and no shorter ones do.
+    Solved(Vec<Move>),
+    /// Every subtree root at the depth (blank moves from the start, with duplicate sequences
+    /// pruned), and the start's heuristic value, which is the first bound.
+    Roots {
+        /// The path to each root.
+        paths: Vec<Vec<Move>>,
+        /// The first iteration's bound.
+        first_bound: u32,
+    },
+}
+
+/// What one bounded search of some subtrees found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SubtreeResult {
+    /// Blank moves from the start to the goal within the bound (optimal when every smaller
+    /// bound was searched without a solution).
+    pub solution: Option<Vec<Move>>,
+    /// The least f-value above the bound met (`None`: nothing beyond it, the subtrees are
+    /// exhausted).
+    pub next_bound: Option<u32>,
+    /// States expanded.
+    pub expanded: u64,
+    /// States generated.
+    pub generated: u64,
+}
+
+/// Walks `path` from the start: the node's cells, evaluation state, heuristic and pruning
+/// state, or an error when the path leaves the board or is one the pruning never produces.
+fn replay<E: Evaluator>(
+    sh: &Shared<'_, E>,
+    start: &Cells,
+    path: &[Move],
+) -> Result<(Cells, E::State, u32, u32), SearchError> {
+    let mut cells = *start;
+    let (mut state, mut h) = sh.eval.root(&cells);
+    let mut seq = START;
+    for &m in path {
+        let blank = cells.cell_of[0] as usize;
+        let step = sh.steps[blank & (MAX_CELLS - 1)]
+            [..sh.step_count[blank & (MAX_CELLS - 1)] as usize]
+            .iter()
+            .find(|&&(_, mi)| mi as usize == m.index());
+        let next = sh.pruner.step(seq, m.index());
+        let (Some(&(from, mi)), false) = (step, next == PRUNED) else {
+            return Err(SearchError::Unsupported(
+                "not a path of this search's frontier".into(),
+            ));
+        };
+        let (from, mi) = (from as usize, mi as usize);
+        let tile = cells.tiles[from] as usize;
+        let slide = Slide {
+            tile,
+            from,
+            to: blank,
+            mi,
+        };
+        let Ok((nh, change)) = sh.eval.probe(&state, &cells, h, slide, u32::MAX - 1) else {
+            unreachable!("no value exceeds the largest limit")
+        };
+        sh.eval.enter(&mut state, &change);
+        cells.slide(tile, from, blank);
+        h = nh;
+        seq = next;
+    }
+    Ok((cells, state, h, seq))
+}
+
+/// The subtree roots `depth` moves below `start` (breadth-first, with duplicate move sequences
+/// pruned by `pruner`), or the goal when it is nearer. More than [`MAX_FRONTIER`] roots is an
+/// error: ask for a smaller depth.
+pub fn frontier<E: Evaluator>(
+    start: &Board,
+    eval: &E,
+    pruner: &MovePruner,
+    depth: usize,
+) -> Result<Frontier, SearchError> {
+    let shape = start.shape();
+    if shape.cells() > MAX_CELLS {
+        return Err(SearchError::Unsupported(format!(
+            "the IDA* engine takes boards of at most {MAX_CELLS} cells, not {shape}"
+        )));
+    }
+    let limits = Limits::default();
+    let sh = Shared::new(eval, shape, pruner, &limits);
+    let root = Cells::of(start);
+    let (state, h0) = eval.root(&root);
+    let mut level = vec![(root, state, h0, START, Vec::new())];
+    for _ in 0..depth {
+        if let Some(goal) = level.iter().find(|n| n.2 == 0) {
+            return Ok(Frontier::Solved(goal.4.clone()));
+        }
+        let mut next = Vec::with_capacity(level.len() * 3);
+        for (cells, state, h, seq, path) in &level {
+            let blank = cells.cell_of[0] as usize & (MAX_CELLS - 1);
+            for &(from, mi) in &sh.steps[blank][..sh.step_count[blank] as usize] {
+                let (from, mi) = (from as usize, mi as usize);
+                let nseq = pruner.step(*seq, mi);
+                if nseq == PRUNED {
+                    continue;
+                }
+                let tile = cells.tiles[from] as usize;
+                let slide = Slide {
+                    tile,
+                    from,
+                    to: blank,
+                    mi,
+                };
+                let Ok((nh, change)) = eval.probe(state, cells, *h, slide, u32::MAX - 1) else {
+                    unreachable!("no value exceeds the largest limit")
+                };
+                let (mut c, mut st) = (*cells, *state);
+                eval.enter(&mut st, &change);
+                c.slide(tile, from, blank);
+                let mut p = path.clone();
+                p.push(Move::from_index(mi));
+                next.push((c, st, nh, nseq, p));
+            }
+        }
+        if next.len() > MAX_FRONTIER {
+            return Err(SearchError::Unsupported(format!(
+                "{} subtree roots at depth {depth}: more than {MAX_FRONTIER}; choose a smaller depth",
+                next.len()
+            )));
+        }
+        level = next;
+    }
+    if let Some(goal) = level.iter().find(|n| n.2 == 0) {
+        return Ok(Frontier::Solved(goal.4.clone()));
+    }
+    Ok(Frontier::Roots {
+        paths: level.into_iter().map(|n| n.4).collect(),
+        first_bound: h0,
+    })
+}
+
+/// Searches the subtrees at `roots` (paths from [`frontier`] for the same start, evaluator and
+/// pruner) depth-first to `bound`, on the calling thread, under `limits`. Stops at the first
+/// solution.
+pub fn search_subtrees<E: Evaluator>(
+    start: &Board,
+    eval: &E,
+    pruner: &MovePruner,
+    roots: &[Vec<Move>],
+    bound: u32,
+    limits: &Limits,
+) -> Result<SubtreeResult, SearchError> {
+    let shape = start.shape();
+    if shape.cells() > MAX_CELLS {
+        return Err(SearchError::Unsupported(format!(
+            "the IDA* engine takes boards of at most {MAX_CELLS} cells, not {shape}"
+        )));
+    }
+    let sh = Shared::new(eval, shape, pruner, limits);
+    sh.bound.store(bound, Ordering::Relaxed);
+    let origin = Cells::of(start);
+    let mut result = SubtreeResult::default();
+    let mut next_bound = u32::MAX;
+    for path in roots {
+        let (cells, state, h, seq) = replay(&sh, &origin, path)?;
+        let g = path.len() as u32;
+        if g + h > bound {
+            next_bound = next_bound.min(g + h);
+            continue;
+        }
+        let mut w = Worker {
+            sh: &sh,
+            budget: Budget::started_at(limits, sh.start),
+            cells,
+            state,
+            bound,
+            next_bound: u32::MAX,
+            unpublished: 0,
+            check_at: check_interval(limits, sh.expanded.load(Ordering::Relaxed)),
+            generated: 0,
+            halted: false,
+            reversed: Vec::new(),
+        };
+        let hit = w.dfs(cells.cell_of[0] as usize, g, h, seq);
+        w.check(g);
+        result.generated += w.generated;
+        next_bound = next_bound.min(w.next_bound);
+        if hit {
+            let mut p = path.clone();
+            p.extend(w.reversed.iter().rev());
+            result.solution = Some(p);
+            break;
+        }
+        if let Some(kind) = sh.stopped_by() {
+            let stats = Stats {
+                expanded: sh.expanded.load(Ordering::Relaxed),
+                generated: result.generated,
+                peak_stored: bound as u64 + 1,
+                elapsed: sh.start.elapsed(),
+            };
+            return Err(super::LimitExceeded { kind, stats }.into());
+        }
+    }
+    result.expanded = sh.expanded.load(Ordering::Relaxed);
+    result.next_bound = (next_bound != u32::MAX).then_some(next_bound);
+    Ok(result)
 }
 
 #[cfg(test)]

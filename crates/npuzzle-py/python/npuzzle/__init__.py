@@ -1,0 +1,265 @@
+"""Sliding-tile puzzles solved from Python, by the npuzzle Rust library.
+
+Boards are judge strings (``"2 3 4 1 5 x 7 6 8"``, ``x`` or ``0`` for the blank) or sequences
+of ints (``0`` = blank), listed row by row. Sizes are ``"4x4"``, a side (``4``) or
+``(width, height)``; without one a board must be square. Moves are judge letters: the blank's
+neighbour that swaps with it (``u``, ``d``, ``l``, ``r``).
+
+>>> import npuzzle
+>>> npuzzle.solve("2 3 4 1 5 x 7 6 8").moves
+'ullddrurdllurrdlurd'
+
+``solve`` answers one board, ``solve_many`` a batch on all cores (the GIL released),
+``Solver`` keeps tables and pattern databases between calls; ``npuzzle.ray`` spreads batches
+and single hard searches over a Ray cluster.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+
+from ._npuzzle import (
+    Failure,
+    SearchLimitError,
+    Solution,
+    Solver,
+    Stats,
+    check as _check,
+    distance_table_bytes as _distance_table_bytes,
+    is_solvable as _is_solvable,
+    rank as _rank,
+    scramble as _scramble,
+)
+
+__all__ = [
+    "Board",
+    "Check",
+    "Failure",
+    "SearchLimitError",
+    "Size",
+    "Solution",
+    "Solver",
+    "Stats",
+    "check",
+    "distance_table",
+    "is_solvable",
+    "rank",
+    "scramble",
+    "solve",
+    "solve_many",
+    "solver",
+]
+
+Board = Union[str, Sequence[int]]
+Size = Union[str, int, Tuple[int, int]]
+
+# Solvers made by `solve` and `solve_many`, by size, goal and options (a few: each may hold a
+# table or pattern databases).
+_SOLVERS: "OrderedDict[tuple, Solver]" = OrderedDict()
+_SOLVERS_LOCK = threading.Lock()
+_CACHED_SOLVERS = 8
+
+
+def _size_of(board: Board, size: Optional[Size]) -> Size:
+    if size is not None:
+        return size
+    n = len(board.split()) if isinstance(board, str) else len(board)
+    side = int(round(n ** 0.5))
+    if side * side != n or side < 2:
+        raise ValueError(
+            f"{n} tiles do not make a square board: give the size (e.g. size=(3, 2))"
+        )
+    return side
+
+
+def _batch_size(boards: List[Board], size: Optional[Size], errors: str) -> Optional[Size]:
+    """The size of a batch: given, or that of its first square board (with errors="raise",
+    its first board must be one); `None` when no board has a square size."""
+    if size is not None or errors == "raise":
+        return _size_of(boards[0], size)
+    for b in boards:
+        try:
+            return _size_of(b, None)
+        except ValueError:
+            continue
+    return None
+
+
+def _size_error(board: Board) -> ValueError:
+    try:
+        _size_of(board, None)
+    except ValueError as e:
+        return e
+    return ValueError("no size")
+
+
+def _key(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int)):
+        return value
+    return tuple(value)
+
+
+def solver(
+    size: Size,
+    goal: Optional[Board] = None,
+    *,
+    algorithm: str = "auto",
+    heuristic: Optional[str] = None,
+    pdb_dir: Optional[str] = None,
+    partition: Optional[str] = None,
+    build: str = "quick",
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    single_thread: bool = False,
+) -> Solver:
+    """The shared ``Solver`` for these options (made once, kept among the last few used).
+
+    ``build`` says which pattern databases may be built when not cached: ``"quick"`` (the
+    default: seconds, e.g. 4x4), ``"always"`` (5x5's take minutes and 510 MB) or ``"never"``.
+    ``single_thread`` keeps each search on one core (for schedulers that give one core per
+    task).
+    """
+    key = (
+        _key(size), _key(goal), algorithm, heuristic, pdb_dir, partition, build, timeout, max_nodes,
+        single_thread,
+    )
+    with _SOLVERS_LOCK:
+        found = _SOLVERS.get(key)
+        if found is not None:
+            _SOLVERS.move_to_end(key)
+            return found
+    made = Solver(
+        size,
+        goal=goal,
+        algorithm=algorithm,
+        heuristic=heuristic,
+        pdb_dir=pdb_dir,
+        partition=partition,
+        build=build,
+        timeout=timeout,
+        max_nodes=max_nodes,
+        single_thread=single_thread,
+    )
+    with _SOLVERS_LOCK:
+        _SOLVERS[key] = made
+        while len(_SOLVERS) > _CACHED_SOLVERS:
+            _SOLVERS.popitem(last=False)
+    return made
+
+
+def solve(
+    board: Board,
+    *,
+    size: Optional[Size] = None,
+    goal: Optional[Board] = None,
+    algorithm: str = "auto",
+    heuristic: Optional[str] = None,
+    pdb_dir: Optional[str] = None,
+    partition: Optional[str] = None,
+    build: str = "quick",
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+) -> Optional[Solution]:
+    """Solves one board: a ``Solution`` (``.moves``, ``.tiles``, ``.length``, ``.optimal``,
+    ``.algorithm``, ``.stats``), or ``None`` when the board cannot reach the goal.
+
+    ``algorithm`` is ``"auto"`` (optimal up to 5x5 where databases are available, the
+    constructive solver beyond), ``"table"``, ``"bfs"``, ``"bidirectional"``, ``"astar"``,
+    ``"idastar"``, ``"greedy"`` or ``"large"``; ``heuristic`` is ``"manhattan"``,
+    ``"linear-conflict"`` or ``"pdb"``. Raises ``ValueError`` for a bad board or option and
+    ``SearchLimitError`` when ``timeout`` (seconds) or ``max_nodes`` stops the search.
+    """
+    s = solver(
+        _size_of(board, size), goal, algorithm=algorithm, heuristic=heuristic, pdb_dir=pdb_dir,
+        partition=partition, build=build, timeout=timeout, max_nodes=max_nodes,
+    )
+    return s.solve(board)
+
+
+def solve_many(
+    boards: Iterable[Board],
+    *,
+    size: Optional[Size] = None,
+    goal: Optional[Board] = None,
+    algorithm: str = "auto",
+    heuristic: Optional[str] = None,
+    pdb_dir: Optional[str] = None,
+    partition: Optional[str] = None,
+    build: str = "quick",
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    errors: str = "raise",
+) -> List[Union[Solution, None, Failure]]:
+    """Solves boards in parallel on all cores, with the GIL released; results in input order
+    (``None`` for a board that cannot reach the goal).
+
+    With ``errors="raise"`` (the default) a bad board raises ``ValueError`` naming its index,
+    and a hit limit raises ``SearchLimitError``; with ``errors="return"`` each becomes a
+    ``Failure`` (``.index``, ``.kind``, ``.message``) in its place and the batch goes on.
+    Every board must have the same size: ``size``, or else the first board's (square) size.
+    """
+    boards = list(boards)
+    if not boards:
+        return []
+    batch_size = _batch_size(boards, size, errors)
+    if batch_size is None:
+        return [Failure(i, "bad_board", str(_size_error(b))) for i, b in enumerate(boards)]
+    s = solver(
+        batch_size, goal, algorithm=algorithm, heuristic=heuristic,
+        pdb_dir=pdb_dir, partition=partition, build=build, timeout=timeout, max_nodes=max_nodes,
+    )
+    return s.solve_many(boards, errors=errors)
+
+
+class Check(Tuple[bool, Optional[int], str]):
+    """The verdict of ``check``: ``(valid, length, message)``, also as attributes."""
+
+    @property
+    def valid(self) -> bool:
+        return self[0]
+
+    @property
+    def length(self) -> Optional[int]:
+        return self[1]
+
+    @property
+    def message(self) -> str:
+        return self[2]
+
+
+def check(
+    board: Board, moves: str, *, size: Optional[Size] = None, goal: Optional[Board] = None
+) -> Check:
+    """Checks an answer (judge letters, or ``"unsolvable"``): is it legal and does it reach
+    the goal? Compare ``length`` with ``solve(board).length`` for optimality."""
+    return Check(_check(board, moves, size=size, goal=goal))
+
+
+def is_solvable(
+    board: Board, *, size: Optional[Size] = None, goal: Optional[Board] = None
+) -> bool:
+    """Whether ``board`` can reach ``goal`` (default: tiles in order, blank last)."""
+    return _is_solvable(board, size=size, goal=goal)
+
+
+def scramble(
+    size: Size, count: int = 1, seed: Optional[int] = None, *, goal: Optional[Board] = None
+) -> List[List[int]]:
+    """``count`` uniformly random boards that can reach ``goal``, as lists of ints (0 = blank);
+    the same ``seed`` gives the same boards."""
+    return _scramble(size, count=count, seed=seed, goal=goal)
+
+
+def rank(board: Board, *, size: Optional[Size] = None) -> int:
+    """The board's index in ``distance_table``: the Cantor rank of its cells (blank = 0)."""
+    return _rank(board, size=size)
+
+
+def distance_table(size: Size = "3x3", *, goal: Optional[Board] = None):
+    """The optimal distance of every board of a small size (at most 10 cells) as a NumPy
+    ``uint8`` array indexed by ``rank(board)``; 255 where the goal cannot be reached."""
+    import numpy as np
+
+    return np.frombuffer(_distance_table_bytes(size, goal=goal), dtype=np.uint8)

@@ -1,0 +1,270 @@
+"""npuzzle on a Ray cluster: batches of boards, and one hard board, spread over its nodes.
+
+Ray schedules; npuzzle only cuts the work into tasks. Each worker process keeps one solver per
+size and options (``npuzzle.solver``), so tables and pattern databases are made once per
+process and loaded from the node's cache directory (``pdb_dir``, default
+``$NPUZZLE_PDB_DIR`` or ``~/.cache/npuzzle/pdb``; built there once per node when missing and
+``build`` allows it).
+
+* ``solve_many(boards)``: boards in batches of ``batch_size``, one task per batch, results in
+  input order; a ``ray.data.Dataset`` with a ``board`` column gets result columns instead.
+* ``solve_one(board)``: an optimal search split by IDA* bounds. The subtree roots ``depth``
+  moves below the board are found once; every iteration hands them out in ``tasks`` tasks that
+  each search their subtrees to the current bound on one core and report (solution, next
+  bound, states). An iteration ends when all its tasks have answered; the first iteration
+  that finds a solution has proved it optimal, since every smaller bound was exhausted.
+
+Call ``ray.init(...)`` first (or let these functions start a local Ray).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+import ray
+
+import npuzzle
+from npuzzle import Board, Failure, SearchLimitError, Size, Solution
+
+__all__ = ["solve_many", "solve_one", "SplitReport"]
+
+
+def _options(size, goal, algorithm, heuristic, pdb_dir, partition, build, timeout, max_nodes):
+    return dict(
+        size=size, goal=goal, algorithm=algorithm, heuristic=heuristic, pdb_dir=pdb_dir,
+        partition=partition, build=build, timeout=timeout, max_nodes=max_nodes,
+        single_thread=True,
+    )
+
+
+def _plain(board: Board) -> Union[str, List[int]]:
+    return board if isinstance(board, str) else [int(t) for t in board]
+
+
+def _cluster_cpus() -> int:
+    if not ray.is_initialized():
+        ray.init()
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+@ray.remote
+def _solve_batch(options: Dict[str, Any], boards: List[Any], start: int):
+    """One batch on one core of some node; failures carry their index in the whole input."""
+    solver = npuzzle.solver(**options)
+    out = solver.solve_many(boards, errors="return", parallel=False)
+    return [
+        Failure(r.index + start, r.kind, r.message) if isinstance(r, Failure) else r for r in out
+    ]
+
+
+def solve_many(
+    boards: Union[Iterable[Board], "ray.data.Dataset"],
+    *,
+    size: Optional[Size] = None,
+    goal: Optional[Board] = None,
+    algorithm: str = "auto",
+    heuristic: Optional[str] = None,
+    pdb_dir: Optional[str] = None,
+    partition: Optional[str] = None,
+    build: str = "quick",
+    timeout: Optional[float] = None,
+    max_nodes: Optional[int] = None,
+    errors: str = "raise",
+    batch_size: Optional[int] = None,
+):
+    """Solves boards on the cluster, one core per task; like ``npuzzle.solve_many``.
+
+    Returns a list in input order (``Solution``, ``None`` for a board that cannot reach the
+    goal, or with ``errors="return"`` a ``Failure``). ``batch_size`` boards go to one task
+    (default: enough for about four tasks per core of the cluster, at least 64 boards each).
+    Given a ``ray.data.Dataset`` with a ``board`` column, returns the dataset with the columns
+    ``length``, ``moves``, ``optimal``, ``expanded`` and ``error`` added (lazily, in order).
+    """
+    if errors not in ("raise", "return"):
+        raise ValueError(f'errors must be "raise" or "return", not {errors!r}')
+    if isinstance(boards, ray.data.Dataset):
+        return _solve_dataset(
+            boards, _options(size, goal, algorithm, heuristic, pdb_dir, partition, build,
+                             timeout, max_nodes), batch_size)
+    items = [_plain(b) for b in boards]
+    if not items:
+        return []
+    size = npuzzle._size_of(items[0], size)
+    options = _options(size, goal, algorithm, heuristic, pdb_dir, partition, build, timeout,
+                       max_nodes)
+    # Bad options fail here, once, not in every task.
+    npuzzle.solver(**options)
+    if batch_size is None:
+        batch_size = max(64, math.ceil(len(items) / (4 * _cluster_cpus())))
+    elif batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    else:
+        _cluster_cpus()
+    pending = [
+        _solve_batch.options(scheduling_strategy="SPREAD").remote(options, items[i:i + batch_size], i)
+        for i in range(0, len(items), batch_size)
+    ]
+    results: List[Any] = []
+    for batch in ray.get(pending):
+        results.extend(batch)
+    if errors == "raise":
+        for r in results:
+            if isinstance(r, Failure):
+                kind = SearchLimitError if r.kind == "limit" else ValueError
+                raise kind(f"board {r.index}: {r.message}")
+    return results
+
+
+def _solve_dataset(ds: "ray.data.Dataset", options: Dict[str, Any], batch_size: Optional[int]):
+    import numpy as np
+
+    def label(batch: Dict[str, Any]) -> Dict[str, Any]:
+        boards = [b if isinstance(b, str) else [int(t) for t in b] for b in batch["board"]]
+        size = options["size"] or npuzzle._size_of(boards[0], None)
+        solver = npuzzle.solver(**dict(options, size=size))
+        out = solver.solve_many(boards, errors="return", parallel=False)
+        solved = [r if isinstance(r, Solution) else None for r in out]
+        batch = dict(batch)
+        batch["length"] = np.array([s.length if s else -1 for s in solved], dtype=np.int64)
+        batch["moves"] = np.array([s.moves if s else "" for s in solved], dtype=object)
+        batch["optimal"] = np.array([bool(s and s.optimal) for s in solved], dtype=bool)
+        batch["expanded"] = np.array([s.stats.expanded if s else 0 for s in solved],
+                                     dtype=np.int64)
+        batch["error"] = np.array(
+            [r.message if isinstance(r, Failure) else ("unsolvable" if r is None else "")
+             for r in out], dtype=object)
+        return batch
+
+    return ds.map_batches(label, batch_format="numpy", batch_size=batch_size or 1024)
+
+
+@ray.remote
+def _search_chunk(options: Dict[str, Any], board: Any, roots: List[str], bound: int):
+    """Searches some subtrees to `bound` on one core; (moves, next bound, expanded, generated,
+    node id)."""
+    solver = npuzzle.solver(**options)
+    moves, next_bound, expanded, generated = solver.search_subtrees(board, roots, bound)
+    return moves, next_bound, expanded, generated, ray.get_runtime_context().get_node_id()
+
+
+class SplitReport:
+    """What ``solve_one`` did: per iteration its bound, states expanded and seconds, and the
+    nodes (Ray node ids) whose workers ran tasks."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.roots = 0
+        self.tasks = 0
+        self.iterations: List[Dict[str, Any]] = []
+        self.nodes: Dict[str, int] = {}
+
+    def __repr__(self) -> str:
+        return (f"SplitReport(depth={self.depth}, roots={self.roots}, tasks={self.tasks}, "
+                f"iterations={len(self.iterations)}, nodes={len(self.nodes)})")
+
+
+def solve_one(
+    board: Board,
+    *,
+    size: Optional[Size] = None,
+    goal: Optional[Board] = None,
+    heuristic: Optional[str] = None,
+    pdb_dir: Optional[str] = None,
+    partition: Optional[str] = None,
+    build: str = "quick",
+    depth: Optional[int] = None,
+    tasks: Optional[int] = None,
+    timeout: Optional[float] = None,
+    report: Optional[SplitReport] = None,
+) -> Optional[Solution]:
+    """Solves one board optimally with IDA* split over the cluster (see the module notes).
+
+    ``depth`` is how far below the board the subtree roots lie (default: the least depth with
+    at least 16 roots per task); ``tasks`` how many tasks each iteration is cut into (default:
+    four per core of the cluster). ``timeout`` bounds the whole search in seconds
+    (``SearchLimitError`` after it). Returns the optimal ``Solution`` (its stats summed over all
+    tasks) or ``None`` when the board cannot reach the goal; pass a ``SplitReport`` to learn
+    how the work was spread.
+    """
+    board = _plain(board)
+    size = npuzzle._size_of(board, size)
+    options = _options(size, goal, "auto", heuristic, pdb_dir, partition, build, None, None)
+    local = npuzzle.solver(**options)
+    if not local.splittable:
+        raise ValueError(
+            f"{local.algorithm} cannot be split: solve_one needs the IDA* engine (boards of at "
+            "most 32 cells, with pattern databases beyond 4x4)")
+    started = time.monotonic()
+    cpus = _cluster_cpus()
+    if tasks is None:
+        tasks = 4 * cpus
+    if tasks < 1:
+        raise ValueError("tasks must be at least 1")
+    report = report if report is not None else SplitReport()
+    split = None
+    if depth is None:
+        for d in range(1, 20):
+            split = local.frontier(board, d)
+            if split is None or split[0] == "solved" or len(split[1]) >= 16 * tasks:
+                depth = d
+                break
+        else:
+            depth = 19
+    else:
+        split = local.frontier(board, depth)
+    report.depth = depth
+    if split is None:
+        return None
+    if split[0] == "solved":
+        return split[1]
+    _, roots, bound = split
+    report.roots = len(roots)
+    per_task = max(1, math.ceil(len(roots) / tasks))
+    chunks = [roots[i:i + per_task] for i in range(0, len(roots), per_task)]
+    report.tasks = len(chunks)
+    board_ref = ray.put(board)
+    expanded = generated = 0
+    while True:
+        iteration_start = time.monotonic()
+        # SPREAD: tasks go to every node rather than fill the driver's node first.
+        pending = [_search_chunk.options(scheduling_strategy="SPREAD").remote(
+            options, board_ref, c, bound) for c in chunks]
+        next_bound = None
+        found = None
+        nodes_this = 0
+        while pending:
+            left = None
+            if timeout is not None:
+                left = timeout - (time.monotonic() - started)
+                if left <= 0:
+                    for p in pending:
+                        ray.cancel(p)
+                    raise SearchLimitError(
+                        f"no solution within {timeout} s (bound {bound}, "
+                        f"{expanded + nodes_this} states expanded)")
+            done, pending = ray.wait(pending, num_returns=1, timeout=left)
+            for ref in done:
+                moves, nb, e, g, node = ray.get(ref)
+                nodes_this += e
+                expanded += e
+                generated += g
+                report.nodes[node] = report.nodes.get(node, 0) + 1
+                if nb is not None:
+                    next_bound = nb if next_bound is None else min(next_bound, nb)
+                if moves is not None and found is None:
+                    found = moves
+            if found is not None:
+                # Optimal already: every smaller bound was exhausted.
+                for p in pending:
+                    ray.cancel(p)
+                pending = []
+        report.iterations.append(dict(bound=bound, expanded=nodes_this,
+                                      seconds=time.monotonic() - iteration_start))
+        if found is not None:
+            return local.split_solution(board, found, expanded=expanded, generated=generated,
+                                        elapsed=time.monotonic() - started)
+        if next_bound is None:
+            return None
+        bound = next_bound

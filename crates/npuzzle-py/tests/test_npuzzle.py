@@ -1,0 +1,154 @@
+"""The npuzzle Python package: answers are replayed and their lengths compared with ones
+computed independently (the complete 3x3 table, a second search method on 4x4)."""
+
+import pickle
+import threading
+
+import pytest
+
+import npuzzle
+
+THREE_GOAL = "1 2 3 4 5 6 7 8 x"
+
+
+def replays(board, solution, size=None, goal=None):
+    verdict = npuzzle.check(board, solution.moves, size=size, goal=goal)
+    assert verdict.valid, verdict.message
+    assert verdict.length == solution.length == len(solution.moves)
+    return solution.length
+
+
+def test_judge_strings_int_sequences_and_the_table_agree():
+    table = npuzzle.distance_table("3x3")
+    assert table.shape == (362880,)
+    assert int(table[table != 255].max()) == 31
+    assert int((table == 31).sum()) == 2
+    assert int((table != 255).sum()) == 181440
+    for board in npuzzle.scramble("3x3", 200, seed=7):
+        s = npuzzle.solve(board)
+        assert s is not None and s.optimal and s.algorithm == "table"
+        assert replays(board, s) == table[npuzzle.rank(board)]
+        text = " ".join("x" if t == 0 else str(t) for t in board)
+        assert npuzzle.solve(text).moves == s.moves
+    s = npuzzle.solve("2 3 4 1 5 x 7 6 8")
+    assert (s.length, s.stats.expanded) == (19, 19)
+    assert npuzzle.solve(THREE_GOAL).moves == ""
+    assert npuzzle.solve("1 2 3 4 5 6 8 7 x") is None
+
+
+def test_solve_many_keeps_order_and_reports_bad_boards():
+    boards = ["1 2 3 4 5 6 7 x 8", "1 2 3", "1 2 3 4 5 6 8 7 x", [1, 2, 3, 4, 5, 6, 7, 8, 0],
+              "1 2 3 4 5 6 7 7 x"]
+    out = npuzzle.solve_many(boards, errors="return")
+    assert out[0].moves == "r"
+    assert isinstance(out[1], npuzzle.Failure) and out[1].index == 1
+    assert "9 tiles" in out[1].message
+    assert out[2] is None
+    assert out[3].length == 0
+    assert out[4].index == 4 and "appears twice" in out[4].message
+    with pytest.raises(ValueError, match="board 1:"):
+        npuzzle.solve_many(boards)
+    big = npuzzle.scramble(3, 20000, seed=3)
+    table = npuzzle.distance_table()
+    lengths = [s.length for s in npuzzle.solve_many(big)]
+    assert lengths == [int(table[npuzzle.rank(b)]) for b in big]
+
+
+@pytest.fixture(scope="module")
+def pdb_dir(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("pdb"))
+
+
+def test_four_by_four_with_databases_matches_linear_conflict(pdb_dir):
+    solver = npuzzle.Solver("4x4", pdb_dir=pdb_dir, partition="5-5-5")
+    assert (solver.algorithm, solver.databases, solver.splittable) == ("idastar", "5-5-5", True)
+    other = npuzzle.Solver("4x4", algorithm="idastar", heuristic="linear-conflict")
+    boards = npuzzle.scramble("4x4", 12, seed=5)
+    # Random boards are 50-60 moves from the goal; keep the check quick with nearer ones.
+    near = []
+    for b in boards:
+        s = solver.solve(b)
+        replays(b, s)
+        assert s.optimal
+        moves = s.moves[: len(s.moves) // 2]
+        board = b
+        for m in moves:
+            board = _step(board, m, 4)
+        near.append(board)
+    many = solver.solve_many(near)
+    for b, s in zip(near, many):
+        assert replays(b, s) == other.solve(b).length
+
+
+def _step(board, letter, width):
+    board = list(board)
+    i = board.index(0)
+    j = i + {"u": -width, "d": width, "l": -1, "r": 1}[letter]
+    board[i], board[j] = board[j], board[i]
+    return board
+
+
+def test_goals_sizes_and_errors():
+    goal = "x 1 2 3 4 5"
+    boards = npuzzle.scramble((3, 2), 10, seed=1, goal=goal)
+    for b in boards:
+        s = npuzzle.solve(b, size=(3, 2), goal=goal)
+        replays(b, s, size=(3, 2), goal=goal)
+    assert npuzzle.scramble("4x4", 3, seed=9) == npuzzle.scramble("4x4", 3, seed=9)
+    assert all(npuzzle.is_solvable(b) for b in npuzzle.scramble(5, 5, seed=2))
+    assert not npuzzle.is_solvable("2 1 3 4 5 6 7 8 x")
+    for bad, match in [
+        ("1 2 3 4 5 6 7 8", "square"),
+        ("1 2 3 4 5 6 7 8 9", "out of range|no blank|9"),
+        ("1 2 q 4 5 6 7 8 x", "q"),
+        ([1, 2, 3, -4, 5, 6, 7, 8, 0], "negative"),
+        ("1 " * 10**6, "not supported"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            npuzzle.solve(bad)
+    with pytest.raises(ValueError, match="algorithm"):
+        npuzzle.solve(THREE_GOAL, algorithm="magic")
+    with pytest.raises(ValueError, match="size"):
+        npuzzle.solve(THREE_GOAL, size="3by3")
+    with pytest.raises(ValueError, match="256"):
+        npuzzle.scramble((5000, 2))
+    with pytest.raises(ValueError, match="timeout"):
+        npuzzle.solve(THREE_GOAL, timeout=-1)
+    with pytest.raises(npuzzle.SearchLimitError, match="time limit"):
+        npuzzle.solve("13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2", algorithm="astar", timeout=0.2)
+    out = npuzzle.solve_many(["13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2"], algorithm="astar",
+                             timeout=0.2, errors="return")
+    assert out[0].kind == "limit"
+    assert npuzzle.check(THREE_GOAL, "").valid is True
+    assert npuzzle.check(THREE_GOAL, "u").valid is False
+    assert npuzzle.check("1 2 3 4 5 6 7 x 8", "l").valid is False
+    assert npuzzle.check("2 1 3 4 5 6 7 8 x", "unsolvable").valid is True
+
+
+def test_large_boards_are_answered_not_optimally():
+    b = npuzzle.scramble("10x10", 1, seed=4)[0]
+    s = npuzzle.solve(b)
+    assert not s.optimal and s.algorithm == "large"
+    replays(b, s)
+
+
+def test_results_pickle():
+    s = npuzzle.solve("2 3 4 1 5 x 7 6 8")
+    back = pickle.loads(pickle.dumps(s))
+    assert (back.moves, back.length, back.optimal, back.stats.expanded) == (
+        s.moves, s.length, s.optimal, s.stats.expanded)
+    f = npuzzle.solve_many(["1 2"], errors="return")[0]
+    g = pickle.loads(pickle.dumps(f))
+    assert (g.index, g.kind, g.message) == (f.index, f.kind, f.message)
+
+
+def test_searches_release_the_gil(pdb_dir):
+    solver = npuzzle.Solver("4x4", pdb_dir=pdb_dir, partition="5-5-5")
+    boards = npuzzle.scramble("4x4", 24, seed=11)
+    worker = threading.Thread(target=lambda: solver.solve_many(boards))
+    worker.start()
+    spins = 0
+    while worker.is_alive():
+        spins += 1
+    worker.join()
+    assert spins > 10000, spins

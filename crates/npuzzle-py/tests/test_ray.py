@@ -1,0 +1,160 @@
+"""npuzzle.ray on real Ray, on this machine only: a local ray.init, and a two-node cluster
+started with `ray start` (head plus a second node joining it). Lengths must equal the local
+solver's; tasks must run on both nodes of the two-node cluster."""
+
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+# Token authentication, as Ray's documentation advises, even on loopback; every process of a
+# cluster shares the token through the environment. Ray reads it when imported.
+os.environ.setdefault("RAY_AUTH_MODE", "token")
+os.environ.setdefault("RAY_AUTH_TOKEN", secrets.token_hex(16))
+
+import npuzzle  # noqa: E402
+
+ray = pytest.importorskip("ray")
+import npuzzle.ray as nray  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def pdb_dir(tmp_path_factory):
+    return str(tmp_path_factory.mktemp("pdb"))
+
+
+def replays(board, s):
+    v = npuzzle.check(board, s.moves)
+    assert v.valid, v.message
+
+
+def near_boards(count, seed, fraction=0.6):
+    """4x4 boards part of the way back from random ones (quick to solve optimally)."""
+    local = npuzzle.Solver("4x4", algorithm="idastar", heuristic="linear-conflict")
+    out = []
+    for b in npuzzle.scramble("4x4", count, seed=seed):
+        board = list(b)
+        s = npuzzle.solve(board, partition="5-5-5", build="quick")
+        for letter in s.moves[: int(len(s.moves) * fraction)]:
+            i = board.index(0)
+            j = i + {"u": -4, "d": 4, "l": -1, "r": 1}[letter]
+            board[i], board[j] = board[j], board[i]
+        out.append(board)
+    return out, local
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             _node_ip_address="127.0.0.1")
+    yield
+    ray.shutdown()
+
+
+def test_solve_many_on_a_local_cluster(local_ray, pdb_dir):
+    boards = npuzzle.scramble("4x4", 40, seed=21)
+    here = npuzzle.solve_many(boards, pdb_dir=pdb_dir, partition="5-5-5")
+    there = nray.solve_many(boards, pdb_dir=pdb_dir, partition="5-5-5", batch_size=7)
+    assert [s.length for s in there] == [s.length for s in here]
+    for b, s in zip(boards, there):
+        replays(b, s)
+        assert s.optimal
+    # Bad boards keep their place (and their index in the whole input).
+    mixed = ["1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15", "1 2 3", boards[0],
+             "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 x"]
+    out = nray.solve_many(mixed, pdb_dir=pdb_dir, partition="5-5-5", batch_size=2,
+                          errors="return")
+    assert out[0].length == 1
+    assert isinstance(out[1], npuzzle.Failure) and out[1].index == 1
+    assert out[2].length == here[0].length
+    assert out[3] is None
+    with pytest.raises(ValueError, match="board 1:"):
+        nray.solve_many(mixed, pdb_dir=pdb_dir, partition="5-5-5", batch_size=2)
+
+
+def test_solve_many_on_a_dataset(local_ray, pdb_dir):
+    boards = [" ".join(str(t) for t in b) for b in npuzzle.scramble("3x3", 300, seed=4)]
+    ds = ray.data.from_items([{"board": b} for b in boards])
+    rows = nray.solve_many(ds, batch_size=64).take_all()
+    table = npuzzle.distance_table()
+    by_board = {r["board"]: r for r in rows}
+    assert len(by_board) == len(set(boards))
+    for b in boards:
+        assert by_board[b]["length"] == table[npuzzle.rank(b)]
+        assert by_board[b]["optimal"]
+
+
+def test_solve_one_on_a_local_cluster(local_ray, pdb_dir):
+    boards, linear = near_boards(3, seed=8)
+    for b in boards:
+        report = nray.SplitReport()
+        s = nray.solve_one(b, pdb_dir=pdb_dir, partition="5-5-5", report=report)
+        replays(b, s)
+        assert s.optimal
+        assert s.length == linear.solve(b).length
+        assert report.tasks > 1 and report.iterations
+    assert nray.solve_one("2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 x", pdb_dir=pdb_dir,
+                          partition="5-5-5") is None
+    near = "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15"
+    assert nray.solve_one(near, pdb_dir=pdb_dir, partition="5-5-5").length == 2
+    with pytest.raises(ValueError, match="split"):
+        nray.solve_one(npuzzle.scramble(3, 1, seed=1)[0])
+
+
+def _ray(*args, env):
+    return subprocess.run([os.path.join(os.path.dirname(sys.executable), "ray"), *args],
+                          env=env, capture_output=True, text=True, timeout=180)
+
+
+def test_two_nodes(pdb_dir):
+    """`ray start --head` and a second `ray start --address` on this machine; tasks of one
+    batch and of one split search run on both nodes."""
+    if ray.is_initialized():
+        ray.shutdown()
+    port = 20000 + secrets.randbelow(20000)
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+    # A short directory: Ray's sockets live under it (at most 107 bytes per path).
+    temp = tempfile.mkdtemp(prefix="npr", dir="/tmp")
+    head = _ray("start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port),
+                "--num-cpus", "1", "--include-dashboard", "false", "--temp-dir", temp,
+                env=env)
+    try:
+        assert head.returncode == 0, head.stderr
+        second = _ray("start", "--address", f"127.0.0.1:{port}", "--node-ip-address",
+                      "127.0.0.1", "--num-cpus", "1", env=env)
+        assert second.returncode == 0, second.stderr
+        ray.init(address=f"127.0.0.1:{port}", log_to_driver=False,
+                 _node_ip_address="127.0.0.1")
+        try:
+            alive = [n for n in ray.nodes() if n["Alive"]]
+            assert len(alive) == 2
+            # Ray replaces 127.0.0.1 with this machine's own reachable address: still no
+            # other host.
+            import psutil
+
+            own = {a.address for addrs in psutil.net_if_addrs().values() for a in addrs}
+            assert {n["NodeManagerAddress"] for n in alive} <= own
+            boards, linear = near_boards(3, seed=13, fraction=0.2)
+            nodes = {}
+            for b in boards:
+                report = nray.SplitReport()
+                s = nray.solve_one(b, pdb_dir=pdb_dir, partition="5-5-5", tasks=16,
+                                   report=report)
+                assert s.length == linear.solve(b).length
+                replays(b, s)
+                for node, count in report.nodes.items():
+                    nodes[node] = nodes.get(node, 0) + count
+            assert len(nodes) == 2, nodes
+            many = npuzzle.scramble("4x4", 16, seed=3)
+            out = nray.solve_many(many, pdb_dir=pdb_dir, partition="5-5-5", batch_size=1)
+            assert [s.length for s in out] == [
+                s.length for s in npuzzle.solve_many(many, pdb_dir=pdb_dir, partition="5-5-5")]
+        finally:
+            ray.shutdown()
+    finally:
+        _ray("stop", "--force", env=env)
+        shutil.rmtree(temp, ignore_errors=True)
