@@ -14,6 +14,7 @@ const S = {
   timer: null,
   busy: false,
   version: 0,       // bumped on every change of the board: a late answer for an old one is dropped
+  userSpeed: 3,     // the speed the player chose (a long answer may play faster than it)
 };
 
 // Playback speeds offered by the slider, in moves per second.
@@ -83,8 +84,9 @@ function render() {
     const r = Math.floor(p / S.w);
     const c = p % S.w;
     b.style.transform = `translate(${c * 100}%, ${r * 100}%)`;
-    b.classList.toggle('home', t === p + 1);
-    b.setAttribute('aria-label', `Tile ${t}, row ${r + 1}, column ${c + 1}`);
+    const home = t === p + 1;
+    b.classList.toggle('home', home);
+    b.setAttribute('aria-label', `Tile ${t}, row ${r + 1}, column ${c + 1}${home ? ', home' : ''}`);
   });
   const solved = isGoal();
   boardEl.dataset.state = judgeLine(S.cells);
@@ -99,7 +101,7 @@ function render() {
   $('restart').disabled = atStart;
   $('forward').disabled = atEnd;
   $('end').disabled = atEnd;
-  $('play').disabled = !S.sol || (atEnd && !playing);
+  $('play').disabled = !S.sol;
   highlightMove();
 }
 
@@ -148,6 +150,8 @@ function playerMove(letter) {
   if (S.sol) {
     dropSolution();
     status('Your move: the solution is put away. Press Solve for one from here.');
+  } else {
+    status('Your move. Press Hint or Solve when you want help.');
   }
   render();
   if (isGoal()) status(`Solved in ${plural(S.moves, 'move')}.`);
@@ -192,7 +196,12 @@ function showSpeed() { $('speed-value').textContent = `${speed()} moves/s`; }
 function showProgress() {
   if (!S.sol) return;
   const n = S.sol.letters.length;
-  if (S.sol.i >= n) {
+  // While playing, the status changes with every move: screen readers hear it when playback
+  // stops, not on every move.
+  $('status').setAttribute('aria-live', S.timer !== null && S.sol.i < n ? 'off' : 'polite');
+  if (S.sol.i === 0 && S.timer === null) {
+    status(`Paused at the start of ${plural(n, 'move')}. Play, or step through them.`);
+  } else if (S.sol.i >= n) {
     status(`Solution played: ${plural(n, 'move')}${S.sol.optimal ? ', the fewest possible' : ''}.`);
   } else if (S.timer !== null) {
     status(`Playing the solution: move ${S.sol.i + 1} of ${n.toLocaleString()}.`);
@@ -213,13 +222,7 @@ function forward(count = 1) {
   }
   if (S.sol.i >= S.sol.letters.length) stop();
   render();
-  // Status text at most ten times a second while playing (a screen reader hears it), and on
-  // every step by hand.
-  const now = performance.now();
-  if (S.timer === null || S.sol.i >= S.sol.letters.length || now - (S.said || 0) >= 100) {
-    S.said = now;
-    showProgress();
-  }
+  showProgress();
   if (many) settle();
 }
 
@@ -246,7 +249,8 @@ function settle() {
 function play() {
   if (!S.sol) return;
   if (S.timer !== null) { stop(); render(); showProgress(); return; }
-  if (S.sol.i >= S.sol.letters.length) return;
+  // At the end, Play replays from the start.
+  if (S.sol.i >= S.sol.letters.length) back(Infinity);
   boardEl.style.setProperty('--slide', `${Math.min(150, interval() * 0.8)}ms`);
   S.timer = setInterval(() => forward(), interval());
   render();
@@ -308,6 +312,7 @@ async function scramble() {
   try {
     const data = await api(`/api/scramble?width=${S.w}&height=${S.h}`);
     load(data.board.split(' ').map((t) => (t === 'x' ? 0 : Number(t))), data.width, data.height);
+    $('board-input').value = '';
     status('Scrambled. Slide the tiles, or press Solve.');
   } catch (e) {
     status(`Could not scramble: ${e.message}`);
@@ -359,7 +364,7 @@ function showAnswer(d) {
 // Picks a playback speed at which `n` moves take at most LONGEST_PLAYBACK_S (if the chosen one
 // is slower).
 function speedFor(n) {
-  let k = Number($('speed').value);
+  let k = S.userSpeed;
   while (k < SPEEDS.length - 1 && n / SPEEDS[k] > LONGEST_PLAYBACK_S) k++;
   $('speed').value = String(k);
   showSpeed();
@@ -387,7 +392,7 @@ async function solve() {
     const asked = S.version;
     const d = await askSolver();
     if (S.version !== asked) {
-      status('The board changed while the solver worked: press Solve again.');
+      status('The board changed while the solver worked, so its answer was dropped.');
       return;
     }
     S.sol = { letters: d.moves, i: 0, optimal: d.optimal, spans: null };
@@ -408,6 +413,9 @@ async function solve() {
 async function hint() {
   if (S.busy || isGoal()) return;
   S.busy = true;
+  $('solve').disabled = true;
+  $('hint').disabled = true;
+  status('Thinking…');
   try {
     const asked = S.version;
     const d = await askSolver();
@@ -428,12 +436,14 @@ async function hint() {
     status(`No hint: ${e.message}`);
   } finally {
     S.busy = false;
+    $('solve').disabled = false;
+    $('hint').disabled = false;
   }
 }
 
 // Reads a typed board: returns { cells, w, h } or throws an Error with a clear message.
 function parseBoard(text) {
-  const tokens = text.trim().split(/\s+/).filter((t) => t.length > 0);
+  const tokens = text.trim().split(/[\s,;]+/).filter((t) => t.length > 0);
   if (tokens.length === 0) throw new Error('Type the tiles row by row, e.g. 2 3 4 1 5 x 7 6 8.');
   let w = S.w;
   let h = S.h;
@@ -475,6 +485,7 @@ function loadTyped(event) {
       : 'Board loaded. Press Solve to see the solution.');
   } catch (e) {
     showError(e.message);
+    status('The board was not changed.');
   }
 }
 
@@ -492,8 +503,10 @@ function changeSize() {
 }
 
 document.addEventListener('keydown', (e) => {
-  const tag = (e.target && e.target.tagName) || '';
-  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+  // Arrows play only where they have no other job: on the page itself or the board (not in
+  // the move list, a field, or on a button).
+  if (e.target !== document.body && e.target !== boardEl && e.target !== document.documentElement) return;
+  if (e.altKey || e.ctrlKey || e.metaKey) return;
   // Arrow keys slide a tile into the gap: the gap moves the other way.
   const letter = { ArrowUp: 'd', ArrowDown: 'u', ArrowLeft: 'r', ArrowRight: 'l' }[e.key];
   if (letter) {
@@ -503,7 +516,7 @@ document.addEventListener('keydown', (e) => {
 });
 
 $('scramble').addEventListener('click', scramble);
-$('reset').addEventListener('click', reset);
+$('reset').addEventListener('click', () => reset());
 $('solve').addEventListener('click', solve);
 $('hint').addEventListener('click', hint);
 $('play').addEventListener('click', play);
@@ -512,6 +525,7 @@ $('back').addEventListener('click', () => back());
 $('restart').addEventListener('click', () => back(Infinity));
 $('end').addEventListener('click', () => { stop(); forward(Infinity); });
 $('speed').addEventListener('input', () => {
+  S.userSpeed = Number($('speed').value);
   showSpeed();
   if (S.timer !== null) { stop(); play(); }
 });

@@ -282,7 +282,7 @@ impl SolverCache {
 
     fn insert(&mut self, key: SolverKey, solver: Arc<Solver>, pinned: bool) {
         self.clock += 1;
-        if !pinned {
+        if !pinned && !self.solvers.contains_key(&key) {
             while self.solvers.values().filter(|c| !c.pinned).count() >= CACHED_SOLVERS {
                 let oldest = self
                     .solvers
@@ -356,12 +356,16 @@ async fn solver_for(
     if let Some(s) = state.solvers.lock().ok().and_then(|mut c| c.get(&key)) {
         return Ok(s);
     }
-    let (st, k) = (state.clone(), key.clone());
-    let solver = Arc::new(run_heavy(state, move |_| make_solver(&st, &k)).await??);
-    if let Ok(mut cache) = state.solvers.lock() {
-        cache.insert(key, solver.clone(), false);
-    }
-    Ok(solver)
+    // Cached inside the slot: a build whose client went away still serves the next request.
+    let st = state.clone();
+    run_heavy(state, move |_| {
+        let solver = Arc::new(make_solver(&st, &key)?);
+        if let Ok(mut cache) = st.solvers.lock() {
+            cache.insert(key, solver.clone(), false);
+        }
+        Ok(solver)
+    })
+    .await?
 }
 
 fn outcome_response(solver: &Solver, outcome: Outcome) -> Result<SolveResponse, ApiError> {

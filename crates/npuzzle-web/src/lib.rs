@@ -10,8 +10,9 @@
 //! request that disappears (the client disconnected) cancels its search, so the number of
 //! running searches, and their memory, never exceed the slots. Each search may hold
 //! `search_memory / heavy_solves` bytes of states and stops at `solve_budget`. Connections
-//! are capped, headers and bodies must arrive within their timeouts, and shutdown waits for
-//! open connections only `shutdown_grace` long.
+//! are capped, headers and bodies must arrive within their timeouts, a client that stops
+//! reading is cut off at the write timeout ([`connection`]), and shutdown waits for open
+//! connections only `shutdown_grace` long.
 
 pub mod api;
 pub mod assets;
@@ -58,6 +59,8 @@ pub struct ServerConfig {
     pub header_timeout: Duration,
     /// Longest a client may take to send a request's body.
     pub body_timeout: Duration,
+    /// Longest a response write may wait for a client that does not read.
+    pub write_timeout: Duration,
     /// After shutdown is asked for, how long open connections get to finish.
     pub shutdown_grace: Duration,
     /// Log one line per request.
@@ -77,6 +80,7 @@ impl Default for ServerConfig {
             max_connections: 256,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
+            write_timeout: Duration::from_secs(10),
             shutdown_grace: Duration::from_secs(3),
             log_requests: true,
         }
@@ -130,15 +134,37 @@ async fn limit_headers(req: Request, next: Next) -> Response {
     next.run(req).await
 }
 
+/// Logs a request when its answer is ready, or when it is dropped unanswered (its client went
+/// away), so that an operator sees both.
 async fn log_request(req: Request, next: Next) -> Response {
-    let method = req.method().clone();
-    let uri = req.uri().clone();
-    let started = Instant::now();
+    struct Pending {
+        what: String,
+        started: Instant,
+        answered: bool,
+    }
+    impl Drop for Pending {
+        fn drop(&mut self) {
+            if !self.answered {
+                tracing::info!(
+                    "{} -> client went away after {:.1} ms",
+                    self.what,
+                    self.started.elapsed().as_secs_f64() * 1e3
+                );
+            }
+        }
+    }
+    let mut pending = Pending {
+        what: format!("{} {}", req.method(), req.uri()),
+        started: Instant::now(),
+        answered: false,
+    };
     let response = next.run(req).await;
+    pending.answered = true;
     tracing::info!(
-        "{method} {uri} -> {} in {:.1} ms",
+        "{} -> {} in {:.1} ms",
+        pending.what,
         response.status().as_u16(),
-        started.elapsed().as_secs_f64() * 1e3
+        pending.started.elapsed().as_secs_f64() * 1e3
     );
     response
 }
@@ -178,6 +204,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let grace = config.shutdown_grace;
     let header_timeout = config.header_timeout;
+    let write_timeout = config.write_timeout;
     let connections = Arc::new(Semaphore::new(config.max_connections.max(1)));
     let service = TowerToHyperService::new(router(AppState::new(config)));
     let graceful = GracefulShutdown::new();
@@ -209,20 +236,24 @@ pub async fn serve(
                 }
             },
         };
-        // The first request line is checked before the HTTP library parses it, in the
-        // connection's own task (a slow client holds only its own slot).
+        // The first request's head is read and checked before the HTTP library parses it,
+        // in the connection's own task (a slow client holds only its own slot).
         let service = service.clone();
         let watcher = graceful.watcher();
         open.spawn(async move {
-            if let Some(problem) = connection::first_line_problem(&stream, header_timeout).await {
-                connection::reject(stream, problem).await;
-                return;
-            }
+            let io = match connection::read_head(stream, header_timeout, write_timeout).await {
+                connection::Head::Ready(io) => io,
+                connection::Head::Rejected(stream, problem) => {
+                    connection::reject(stream, problem).await;
+                    return;
+                }
+                connection::Head::Gone => return,
+            };
             let conn = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(header_timeout)
                 .max_buf_size(MAX_HEADER_BYTES * 4)
-                .serve_connection(TokioIo::new(stream), service);
+                .serve_connection(TokioIo::new(io), service);
             let _ = watcher.watch(conn).await;
             drop(permit);
         });

@@ -126,6 +126,51 @@ async fn axe_violations(c: &Client, script: &str) -> Vec<String> {
     serde_json::from_value(found).unwrap()
 }
 
+/// A Chromium session through chromedriver on `port`, emulating a device of `mobile` metrics
+/// (`{"width", "height", "pixelRatio"}`) when given.
+async fn browser(port: u16, profile: &Path, mobile: Option<serde_json::Value>) -> Client {
+    let mut options = serde_json::json!({
+        "binary": CHROMIUM,
+        "args": [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+            "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+            "--window-size=760,1100",
+            format!("--user-data-dir={}", profile.display()),
+        ]
+    });
+    if let Some(metrics) = mobile {
+        options["mobileEmulation"] = serde_json::json!({ "deviceMetrics": metrics });
+    }
+    let caps: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_value(serde_json::json!({ "goog:chromeOptions": options })).unwrap();
+    let url = format!("http://127.0.0.1:{port}");
+    for _ in 0..100 {
+        match ClientBuilder::new(HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&url)
+            .await
+        {
+            Ok(c) => return c,
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+    panic!("cannot connect to chromedriver on {url}");
+}
+
+/// Resizes the window so that the page's viewport (not the window) is `width`×`height`.
+async fn set_viewport(c: &Client, width: u32, height: u32) {
+    c.set_window_size(width, height).await.unwrap();
+    let chrome = js(
+        c,
+        "return [window.outerWidth - window.innerWidth, window.outerHeight - window.innerHeight]",
+    )
+    .await;
+    let dw = chrome[0].as_u64().unwrap_or(0) as u32;
+    let dh = chrome[1].as_u64().unwrap_or(0) as u32;
+    c.set_window_size(width + dw, height + dh).await.unwrap();
+}
+
 async fn js(c: &Client, script: &str) -> serde_json::Value {
     c.execute(script, vec![]).await.unwrap()
 }
@@ -190,36 +235,7 @@ async fn scramble_solve_play_and_errors_in_chromium() {
             .expect("start chromedriver"),
     );
     let profile = std::env::temp_dir().join(format!("npuzzle-chromium-{}", std::process::id()));
-    let caps: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_value(serde_json::json!({
-            "goog:chromeOptions": {
-                "binary": CHROMIUM,
-                "args": [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                    "--window-size=760,1100",
-                    format!("--user-data-dir={}", profile.display()),
-                ]
-            }
-        }))
-        .unwrap();
-    let url = format!("http://127.0.0.1:{port}");
-    let mut client = None;
-    for _ in 0..100 {
-        match ClientBuilder::new(HttpConnector::new())
-            .capabilities(caps.clone())
-            .connect(&url)
-            .await
-        {
-            Ok(c) => {
-                client = Some(c);
-                break;
-            }
-            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
-    }
-    let c = client.expect("connect to chromedriver");
+    let c = browser(port, &profile, None).await;
     c.goto(&format!("http://{addr}/")).await.unwrap();
     let goal = "1 2 3 4 5 6 7 8 x";
     assert_eq!(attr(&c, "#board", "data-state").await, goal);
@@ -227,6 +243,11 @@ async fn scramble_solve_play_and_errors_in_chromium() {
     assert_eq!(
         text(&c, "#status").await,
         "Scramble the board, or type one below."
+    );
+    click(&c, "#reset").await;
+    assert_eq!(
+        text(&c, "#status").await,
+        "Back at the goal. Scramble to play again."
     );
     let axe = axe_script();
     if let Some(script) = &axe {
@@ -253,7 +274,7 @@ async fn scramble_solve_play_and_errors_in_chromium() {
         .expect("scrambles are solvable") as usize;
 
     // Slow playback first: Solve again while it plays, pause, resume, skip to the end.
-    c.execute("document.getElementById('speed').value = '0';", vec![])
+    c.execute("const s = document.getElementById('speed'); s.value = '0'; s.dispatchEvent(new Event('input'));", vec![])
         .await
         .unwrap();
     click(&c, "#solve").await;
@@ -267,7 +288,7 @@ async fn scramble_solve_play_and_errors_in_chromium() {
     assert!(text(&c, "#status").await.contains("Playing"));
     click(&c, "#play").await; // pause
     let paused = text(&c, "#status").await;
-    assert!(paused.starts_with("Paused at move"), "{paused}");
+    assert!(paused.starts_with("Paused at"), "{paused}");
     assert_eq!(text(&c, "#play").await, "Play");
     let played: usize = text(&c, "#move-count").await.parse().unwrap();
     assert_eq!(
@@ -311,7 +332,7 @@ async fn scramble_solve_play_and_errors_in_chromium() {
     assert_eq!(attr(&c, "#board", "data-state").await, scrambled);
     assert_eq!(text(&c, "#move-count").await, "0");
     // Fast playback to the end.
-    c.execute("document.getElementById('speed').value = '7';", vec![])
+    c.execute("const s = document.getElementById('speed'); s.value = '7'; s.dispatchEvent(new Event('input'));", vec![])
         .await
         .unwrap();
     click(&c, "#play").await;
@@ -403,7 +424,13 @@ async fn scramble_solve_play_and_errors_in_chromium() {
 
     // A 10x10 answer (a thousand moves and more) at 1280x800: the move list is a scrolled box,
     // board and answer stay in view, and End skips the playback.
-    c.set_window_size(1280, 800).await.unwrap();
+    set_viewport(&c, 1280, 800).await;
+    c.execute(
+        "const s = document.getElementById('speed'); s.value = '3'; s.dispatchEvent(new Event('input'));",
+        vec![],
+    )
+    .await
+    .unwrap();
     c.execute(
         "const s = document.getElementById('size'); s.value = '10x10';
          s.dispatchEvent(new Event('change'));",
@@ -432,6 +459,31 @@ async fn scramble_solve_play_and_errors_in_chromium() {
         .as_u64()
         .unwrap();
     assert!(n > 300, "{n} moves");
+    // A long answer starts faster than the chosen 8 moves/s.
+    let fast: u64 = js(&c, "return document.getElementById('speed').value")
+        .await
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(fast > 3, "speed {fast}");
+    // Arrow keys in the move list scroll it; they do not move tiles.
+    let before = attr(&c, "#board", "data-state").await;
+    click(&c, "#play").await; // pause
+    let before_moves = text(&c, "#move-count").await;
+    c.find(Locator::Css("#moves"))
+        .await
+        .unwrap()
+        .send_keys("\u{E015}") // ArrowDown
+        .await
+        .unwrap();
+    assert_eq!(text(&c, "#move-count").await, before_moves);
+    assert_ne!(attr(&c, "#board", "data-state").await, before); // it had played a little
+    assert!(
+        !text(&c, "#solution-length").await.is_empty(),
+        "the answer is kept"
+    );
+    click(&c, "#play").await; // resume
     assert_eq!(text(&c, "#optimal").await, "not optimal");
     // From the top of the page, without scrolling.
     let in_view = js(
@@ -465,15 +517,69 @@ async fn scramble_solve_play_and_errors_in_chromium() {
             found.join("\n")
         );
     }
-    // On a phone the page stays short: the long answer is a scrolled box.
-    c.set_window_size(390, 844).await.unwrap();
+    // The next, short answer plays at the chosen speed again.
+    c.execute(
+        "const s = document.getElementById('size'); s.value = '3x3';
+         s.dispatchEvent(new Event('change'));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    type_board(&c, "1 2 3 4 5 6 x 7 8").await;
+    click(&c, "#solve").await;
+    wait_for("the short answer", Duration::from_secs(10), || {
+        let c = &c;
+        async move { attr(c, "#board", "data-solved").await == "true" }
+    })
+    .await;
+    assert_eq!(
+        js(&c, "return document.getElementById('speed').value")
+            .await
+            .as_str(),
+        Some("3")
+    );
+    // On a phone (390x844, emulated in a second session) the page stays short: the long
+    // answer is a scrolled box.
+    c.close().await.unwrap();
+    let phone_metrics = serde_json::json!({"width": 390, "height": 844, "pixelRatio": 1.0});
+    let c = browser(port, &profile, Some(phone_metrics)).await;
+    c.goto(&format!("http://{addr}/")).await.unwrap();
+    type_board(&c, &big).await;
+    click(&c, "#solve").await;
+    wait_for(
+        "the 10x10 answer on the phone",
+        Duration::from_secs(30),
+        || {
+            let c = &c;
+            async move { text(c, "#status").await.contains("Playing") }
+        },
+    )
+    .await;
+    click(&c, "#play").await;
+    assert_eq!(
+        js(&c, "return [innerWidth, innerHeight]").await,
+        serde_json::json!([390, 844])
+    );
     let height = js(&c, "return document.documentElement.scrollHeight")
         .await
         .as_f64()
         .unwrap();
     assert!(height < 2200.0, "phone page {height} px tall");
+    let wide = js(&c, "return document.documentElement.scrollWidth")
+        .await
+        .as_f64()
+        .unwrap();
+    assert!(wide <= 390.0, "phone page {wide} px wide");
     js(&c, "window.scrollTo(0, 0); return true").await;
     screenshot(&c, "web-phone.png", true).await;
+    if let Some(script) = &axe {
+        let found = axe_violations(&c, script).await;
+        assert!(
+            found.is_empty(),
+            "accessibility violations:\n{}",
+            found.join("\n")
+        );
+    }
 
     c.close().await.unwrap();
     let _ = stop.send(());

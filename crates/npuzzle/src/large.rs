@@ -85,7 +85,8 @@ impl Builder<'_> {
         // The stored-state limit bounds searches whose memory grows with what they keep; this
         // solver's memory is bounded by construction (its placement searches use at most
         // FULL_SEARCH_CELLS³ bytes, then windows), so only time, nodes and cancellation apply.
-        Ok(self.budget.enforce(&mut self.stats, 0)?)
+        // Called every few thousand states: the clock and the cancel flag are read each time.
+        Ok(self.budget.enforce_now(&mut self.stats, 0)?)
     }
 
     fn stuck(&self, tile: Tile) -> SearchError {

@@ -653,6 +653,7 @@ impl Solver {
                 let (solution, mut stats) =
                     crate::large::solve_large(board, &self.goal, &fallback_limits)?;
                 stats.expanded += l.stats.expanded;
+                stats.peak_stored = stats.peak_stored.max(l.stats.peak_stored);
                 stats.generated += l.stats.generated;
                 stats.elapsed += l.stats.elapsed;
                 Ok(Outcome::Solved(Answer {

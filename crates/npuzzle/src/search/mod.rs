@@ -152,7 +152,24 @@ impl<'a> Budget<'a> {
     /// and the time so far) when a limit is exceeded.
     #[inline]
     pub fn enforce(&mut self, stats: &mut Stats, stored: u64) -> Result<(), LimitExceeded> {
-        match self.check(stats.expanded, stored) {
+        let kind = self.check(stats.expanded, stored);
+        self.verdict(kind, stats, stored)
+    }
+
+    /// Like [`Budget::enforce`], but reads the clock and the cancel flag on every call (for
+    /// callers that already call it only every so many states).
+    pub fn enforce_now(&mut self, stats: &mut Stats, stored: u64) -> Result<(), LimitExceeded> {
+        let kind = self.check_now(stats.expanded, stored);
+        self.verdict(kind, stats, stored)
+    }
+
+    fn verdict(
+        &self,
+        kind: Option<LimitKind>,
+        stats: &mut Stats,
+        stored: u64,
+    ) -> Result<(), LimitExceeded> {
+        match kind {
             None => Ok(()),
             Some(kind) => {
                 stats.peak_stored = stats.peak_stored.max(stored);
