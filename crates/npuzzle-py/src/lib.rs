@@ -65,24 +65,26 @@ fn shape_of(size: &Bound<'_, PyAny>) -> PyResult<Shape> {
 /// A board: a judge string (`"2 3 4 1 5 x 7 6 8"`) or a sequence of ints (0 = blank), of
 /// `shape` when given, else square.
 fn board_of(board: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Board> {
-    let text = if let Ok(s) = board.cast::<PyString>() {
-        s.to_cow()?.into_owned()
-    } else {
-        let tiles: Vec<i64> = board.extract().map_err(|_| {
-            value_error(
-                "a board is a string of tiles (\"1 2 3 x\") or a sequence of ints (0 = blank)",
-            )
-        })?;
-        if let Some(&t) = tiles.iter().find(|&&t| t < 0) {
-            return Err(value_error(format!("tile {t} is negative")));
-        }
-        tiles
-            .iter()
-            .map(|t| t.to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
+    let text = board_text(board)?;
     Board::parse_with_shape(&text, shape).map_err(|e| value_error(e.kind))
+}
+
+/// A board's tokens as judge text (see [`board_of`]).
+fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(s) = board.cast::<PyString>() {
+        return Ok(s.to_cow()?.into_owned());
+    }
+    let tiles: Vec<i64> = board.extract().map_err(|_| {
+        value_error("a board is a string of tiles (\"1 2 3 x\") or a sequence of ints (0 = blank)")
+    })?;
+    if let Some(&t) = tiles.iter().find(|&&t| t < 0) {
+        return Err(value_error(format!("tile {t} is negative")));
+    }
+    Ok(tiles
+        .iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(" "))
 }
 
 fn algorithm_of(name: &str) -> PyResult<Algorithm> {
@@ -185,20 +187,23 @@ fn stats_of(s: &npuzzle::search::Stats) -> Stats {
 }
 
 /// A solved board.
-#[pyclass(frozen, get_all, name = "Solution", module = "npuzzle")]
+#[pyclass(frozen, name = "Solution", module = "npuzzle")]
 #[derive(Clone)]
 struct Solution_ {
     /// Judge letters: the blank's moves (`u`, `d`, `l`, `r`).
+    #[pyo3(get)]
     moves: String,
-    /// The same moves in tile notation (the tile's direction, with run lengths).
-    tiles: String,
     /// Number of moves.
+    #[pyo3(get)]
     length: usize,
     /// Whether the length is guaranteed to be the fewest possible.
+    #[pyo3(get)]
     optimal: bool,
     /// The method that found it.
-    algorithm: String,
+    #[pyo3(get)]
+    algorithm: &'static str,
     /// What it cost.
+    #[pyo3(get)]
     stats: Stats,
 }
 
@@ -207,20 +212,27 @@ impl Solution_ {
     #[new]
     fn new(
         moves: String,
-        tiles: String,
-        length: usize,
         optimal: bool,
-        algorithm: String,
+        algorithm: &str,
         stats: &Bound<'_, Stats>,
-    ) -> Solution_ {
-        Solution_ {
+    ) -> PyResult<Solution_> {
+        Solution::from_letters(&moves).map_err(value_error)?;
+        Ok(Solution_ {
+            length: moves.len(),
             moves,
-            tiles,
-            length,
             optimal,
-            algorithm,
+            algorithm: algorithm_of(algorithm)?.name(),
             stats: stats.get().clone(),
-        }
+        })
+    }
+
+    /// The same moves in tile notation (the tile's direction, with run lengths), made when
+    /// asked for.
+    #[getter]
+    fn tiles(&self) -> PyResult<String> {
+        Ok(Solution::from_letters(&self.moves)
+            .map_err(value_error)?
+            .to_tile_notation())
     }
 
     /// Pickles as its constructor call.
@@ -228,10 +240,8 @@ impl Solution_ {
         let s = slf.get();
         let args = (
             s.moves.clone(),
-            s.tiles.clone(),
-            s.length,
             s.optimal,
-            s.algorithm.clone(),
+            s.algorithm,
             Py::new(slf.py(), s.stats.clone())?,
         );
         (slf.get_type(), args)
@@ -261,10 +271,9 @@ fn solution_of(outcome: Outcome) -> Option<Solution_> {
         Outcome::Unsolvable => None,
         Outcome::Solved(a) => Some(Solution_ {
             moves: a.solution.to_letters(),
-            tiles: a.solution.to_tile_notation(),
             length: a.solution.len(),
             optimal: a.optimal,
-            algorithm: a.algorithm.name().to_string(),
+            algorithm: a.algorithm.name(),
             stats: stats_of(&a.stats),
         }),
     }
@@ -325,6 +334,79 @@ struct Solver {
 impl Solver {
     fn board(&self, board: &Bound<'_, PyAny>) -> PyResult<Board> {
         board_of(board, Some(self.shape))
+    }
+
+    /// Every board of an iterable, each read or the reason it could not be. Under the GIL
+    /// only the text is taken out; boards are read on all cores.
+    fn parse_all(
+        &self,
+        py: Python<'_>,
+        boards: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<Result<Board, String>>> {
+        let mut texts: Vec<Result<String, String>> = Vec::new();
+        for item in boards.try_iter()? {
+            texts.push(board_text(&item?).map_err(|e| e.value(py).to_string()));
+        }
+        let shape = self.shape;
+        Ok(py.detach(|| {
+            use rayon::prelude::*;
+            texts
+                .into_par_iter()
+                .map(|t| {
+                    t.and_then(|t| {
+                        Board::parse_with_shape(&t, Some(shape)).map_err(|e| e.kind.to_string())
+                    })
+                })
+                .collect()
+        }))
+    }
+
+    /// The Python results of a batch: a `Solution`, `None` or a `Failure` per board (or the
+    /// first error, unless `keep_going`).
+    fn results(
+        &self,
+        py: Python<'_>,
+        parsed: Vec<Result<Board, String>>,
+        solved: Vec<Result<Outcome, SolveError>>,
+        keep_going: bool,
+    ) -> PyResult<Vec<Py<PyAny>>> {
+        let mut solved = solved.into_iter();
+        let mut out = Vec::with_capacity(parsed.len());
+        for (i, p) in parsed.into_iter().enumerate() {
+            let failure = |kind: &str, message: String| Failure {
+                index: i,
+                kind: kind.into(),
+                message,
+            };
+            let item: Py<PyAny> = match p {
+                Err(message) => Py::new(py, failure("bad_board", message))?.into_any(),
+                Ok(_) => match solved.next().expect("one result per good board") {
+                    Ok(outcome) => match solution_of(outcome) {
+                        Some(s) => Py::new(py, s)?.into_any(),
+                        None => py.None(),
+                    },
+                    Err(e) if keep_going => {
+                        let kind = if e.limit_stats().is_some() {
+                            "limit"
+                        } else {
+                            "bad_board"
+                        };
+                        Py::new(py, failure(kind, e.to_string()))?.into_any()
+                    }
+                    Err(e) => {
+                        let err = solve_error(e);
+                        let text = format!("board {i}: {}", err.value(py));
+                        return Err(if err.is_instance_of::<SearchLimitError>(py) {
+                            SearchLimitError::new_err(text)
+                        } else {
+                            value_error(text)
+                        });
+                    }
+                },
+            };
+            out.push(item);
+        }
+        Ok(out)
     }
 }
 
@@ -439,10 +521,7 @@ impl Solver {
                 )));
             }
         };
-        let mut parsed: Vec<Result<Board, String>> = Vec::new();
-        for item in boards.try_iter()? {
-            parsed.push(self.board(&item?).map_err(|e| e.value(py).to_string()));
-        }
+        let parsed = self.parse_all(py, boards)?;
         if !keep_going
             && let Some((i, Err(e))) = parsed.iter().enumerate().find(|(_, r)| r.is_err())
         {
@@ -461,43 +540,48 @@ impl Solver {
                     .collect()
             }
         });
-        let mut solved = solved.into_iter();
-        let mut out = Vec::with_capacity(parsed.len());
-        for (i, p) in parsed.into_iter().enumerate() {
-            let failure = |kind: &str, message: String| Failure {
-                index: i,
-                kind: kind.into(),
-                message,
-            };
-            let item: Py<PyAny> = match p {
-                Err(message) => Py::new(py, failure("bad_board", message))?.into_any(),
-                Ok(_) => match solved.next().expect("one result per good board") {
-                    Ok(outcome) => match solution_of(outcome) {
-                        Some(s) => Py::new(py, s)?.into_any(),
-                        None => py.None(),
-                    },
-                    Err(e) if keep_going => {
-                        let kind = if e.limit_stats().is_some() {
-                            "limit"
-                        } else {
-                            "bad_board"
-                        };
-                        Py::new(py, failure(kind, e.to_string()))?.into_any()
-                    }
-                    Err(e) => {
-                        let err = solve_error(e);
-                        let text = format!("board {i}: {}", err.value(py));
-                        return Err(if err.is_instance_of::<SearchLimitError>(py) {
-                            SearchLimitError::new_err(text)
-                        } else {
-                            value_error(text)
-                        });
-                    }
+        // A million result objects would set off Python's cycle collector again and again
+        // (they hold no cycles): paused while they are made.
+        let gc = py.import("gc")?;
+        let collecting = gc.call_method0("isenabled")?.is_truthy()?;
+        if collecting {
+            gc.call_method0("disable")?;
+        }
+        let made = self.results(py, parsed, solved, keep_going);
+        if collecting {
+            gc.call_method0("enable")?;
+        }
+        made
+    }
+
+    /// The length of each board's answer as little-endian `i32`s (for a NumPy array): -1 for
+    /// a board that cannot reach the goal, -2 for one that could not be read, -3 where the
+    /// search hit a limit. On all cores, without building moves where a table answers.
+    fn lengths_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        boards: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let parsed = self.parse_all(py, boards)?;
+        let good: Vec<Board> = parsed
+            .iter()
+            .filter_map(|r| r.as_ref().ok().cloned())
+            .collect();
+        let lengths = py.detach(|| self.inner.lengths_many(&good, &self.limits));
+        let mut lengths = lengths.into_iter();
+        let mut out = Vec::with_capacity(parsed.len() * 4);
+        for p in &parsed {
+            let v: i32 = match p {
+                Err(_) => -2,
+                Ok(_) => match lengths.next().expect("one result per good board") {
+                    Ok(Some(n)) => i32::try_from(n).unwrap_or(i32::MAX),
+                    Ok(None) => -1,
+                    Err(_) => -3,
                 },
             };
-            out.push(item);
+            out.extend_from_slice(&v.to_le_bytes());
         }
-        Ok(out)
+        Ok(PyBytes::new(py, &out))
     }
 
     /// The first level of a split search: `("solved", Solution)` when the board is solved
@@ -595,10 +679,9 @@ fn letters(moves: &[Move]) -> String {
 fn solved_split(s: Solution, expanded: u64, generated: u64, elapsed: f64) -> Solution_ {
     Solution_ {
         moves: s.to_letters(),
-        tiles: s.to_tile_notation(),
         length: s.len(),
         optimal: true,
-        algorithm: Algorithm::IdaStar.name().to_string(),
+        algorithm: Algorithm::IdaStar.name(),
         stats: Stats {
             expanded,
             generated,

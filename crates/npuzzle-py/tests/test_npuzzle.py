@@ -52,6 +52,12 @@ def test_solve_many_keeps_order_and_reports_bad_boards():
     table = npuzzle.distance_table()
     lengths = [s.length for s in npuzzle.solve_many(big)]
     assert lengths == [int(table[npuzzle.rank(b)]) for b in big]
+    # The same lengths without result objects, and the codes for the odd ones.
+    assert npuzzle.lengths(big).tolist() == lengths
+    codes = npuzzle.lengths(boards, errors="return").tolist()
+    assert codes == [1, -2, -1, 0, -2]
+    with pytest.raises(ValueError, match="board 1:.*9 tiles"):
+        npuzzle.lengths(boards)
 
 
 @pytest.fixture(scope="module")
@@ -78,6 +84,8 @@ def test_four_by_four_with_databases_matches_linear_conflict(pdb_dir):
     many = solver.solve_many(near)
     for b, s in zip(near, many):
         assert replays(b, s) == other.solve(b).length
+    assert npuzzle.lengths(near, pdb_dir=pdb_dir, partition="5-5-5").tolist() == [
+        s.length for s in many]
 
 
 def _step(board, letter, width):

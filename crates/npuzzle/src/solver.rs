@@ -455,20 +455,46 @@ impl Solver {
         boards: &[Board],
         limits: &Limits,
     ) -> Vec<Result<Outcome, SolveError>> {
+        self.batch(boards, |s, b| s.solve_within(b, limits))
+    }
+
+    /// The optimal (or, for a non-optimal method, found) length of each board, `None` for one
+    /// that cannot reach the goal; like [`Solver::solve_many`], but a board with a complete
+    /// table is one lookup, without building its moves (labelling millions of boards).
+    pub fn lengths_many(
+        &self,
+        boards: &[Board],
+        limits: &Limits,
+    ) -> Vec<Result<Option<usize>, SolveError>> {
+        let table = self
+            .table
+            .as_deref()
+            .filter(|_| self.effective_algorithm() == Algorithm::Table);
+        self.batch(boards, |s, b| match table {
+            Some(t) => {
+                b.check_same_shape(&self.goal).map_err(SearchError::from)?;
+                Ok(t.distance(b).map(usize::from))
+            }
+            None => s.solve_within(b, limits).map(|o| match o {
+                Outcome::Solved(a) => Some(a.solution.len()),
+                Outcome::Unsolvable => None,
+            }),
+        })
+    }
+
+    /// Runs `f` on every board in parallel, one search per core, results in order.
+    fn batch<T: Send>(&self, boards: &[Board], f: impl Fn(&Solver, &Board) -> T + Sync) -> Vec<T> {
         use rayon::prelude::*;
         if boards.len() <= 1 {
-            return boards
-                .iter()
-                .map(|b| self.solve_within(b, limits))
-                .collect();
+            return boards.iter().map(|b| f(self, b)).collect();
         }
         let one_core = self.clone().with_single_thread(true);
-        let solve = |b: &Board| one_core.solve_within(b, limits);
+        let each = |b: &Board| f(&one_core, b);
         if self.effective_algorithm() == Algorithm::Table {
-            boards.par_iter().map(solve).collect()
+            boards.par_iter().map(each).collect()
         } else {
             // Searches differ a thousandfold in cost: hand them out one at a time.
-            boards.par_iter().with_max_len(1).map(solve).collect()
+            boards.par_iter().with_max_len(1).map(each).collect()
         }
     }
 
