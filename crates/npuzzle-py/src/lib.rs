@@ -22,10 +22,10 @@ use rand::SeedableRng;
 use std::time::Duration;
 
 create_exception!(
-    _npuzzle,
+    npuzzle,
     SearchLimitError,
     PyRuntimeError,
-    "A search stopped at its time or node limit (or was cancelled) before finding an answer."
+    "A search stopped at its time, node or memory (stored states) limit before finding an answer."
 );
 
 fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -73,6 +73,10 @@ fn board_of(board: &Bound<'_, PyAny>, shape: Option<Shape>) -> PyResult<Board> {
 fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
     if let Ok(s) = board.cast::<PyString>() {
         return Ok(s.to_cow()?.into_owned());
+    }
+    if let Ok(b) = board.cast::<PyBytes>() {
+        return String::from_utf8(b.as_bytes().to_vec())
+            .map_err(|_| value_error("a board given as bytes must be text (UTF-8)"));
     }
     let tiles: Vec<i64> = board.extract().map_err(|_| {
         value_error("a board is a string of tiles (\"1 2 3 x\") or a sequence of ints (0 = blank)")
@@ -129,14 +133,15 @@ fn limits_of(timeout: Option<f64>, max_nodes: Option<u64>) -> PyResult<Limits> {
     Ok(Limits {
         max_time,
         max_nodes,
-        max_stored: Some(50_000_000),
+        // Stored states (BFS, A* …) within about 4 GiB per call, a batch included.
+        max_stored: Some(Limits::stored_states_within(4 << 30)),
         ..Limits::default()
     })
 }
 
 /// What a search cost.
-#[pyclass(frozen, get_all, module = "npuzzle")]
-#[derive(Clone)]
+#[pyclass(frozen, get_all, eq, module = "npuzzle")]
+#[derive(Clone, PartialEq)]
 struct Stats {
     /// States expanded.
     expanded: u64,
@@ -187,8 +192,8 @@ fn stats_of(s: &npuzzle::search::Stats) -> Stats {
 }
 
 /// A solved board.
-#[pyclass(frozen, name = "Solution", module = "npuzzle")]
-#[derive(Clone)]
+#[pyclass(frozen, eq, name = "Solution", module = "npuzzle")]
+#[derive(Clone, PartialEq)]
 struct Solution_ {
     /// Judge letters: the blank's moves (`u`, `d`, `l`, `r`).
     #[pyo3(get)]
@@ -264,6 +269,12 @@ impl Solution_ {
     fn __len__(&self) -> usize {
         self.length
     }
+
+    /// Always true: a solved board, even one of no moves, is an answer (only `None` and a
+    /// `Failure` are not).
+    fn __bool__(&self) -> bool {
+        true
+    }
 }
 
 fn solution_of(outcome: Outcome) -> Option<Solution_> {
@@ -280,8 +291,8 @@ fn solution_of(outcome: Outcome) -> Option<Solution_> {
 }
 
 /// One board of a batch that got no answer (with `errors="return"`).
-#[pyclass(frozen, get_all, module = "npuzzle")]
-#[derive(Clone)]
+#[pyclass(frozen, get_all, eq, module = "npuzzle")]
+#[derive(Clone, PartialEq)]
 struct Failure {
     /// Its position in the batch.
     index: usize,
@@ -459,6 +470,16 @@ impl Solver {
             shape,
             limits,
         })
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Solver(size=\"{}\", goal={:?}, algorithm={:?}, databases={:?})",
+            self.shape,
+            self.inner.goal().to_judge_line(),
+            self.inner.effective_algorithm().name(),
+            self.inner.pdbs().map(|p| p.partition().name.clone())
+        )
     }
 
     /// The board size, as (width, height).

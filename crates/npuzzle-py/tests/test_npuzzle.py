@@ -140,6 +140,27 @@ def test_large_boards_are_answered_not_optimally():
     replays(b, s)
 
 
+def test_exceptions_truth_and_equality():
+    err = None
+    try:
+        npuzzle.solve("13 6 8 12 15 14 0 10 11 7 4 5 9 1 3 2", algorithm="astar", max_nodes=10)
+    except npuzzle.SearchLimitError as e:
+        err = e
+    back = pickle.loads(pickle.dumps(err))
+    assert isinstance(back, npuzzle.SearchLimitError) and str(back) == str(err)
+    solved = npuzzle.solve(THREE_GOAL)
+    assert solved and solved.length == 0  # an answer of no moves is still an answer
+    assert pickle.loads(pickle.dumps(solved)) == solved
+    with pytest.raises(ValueError, match="at most 1000"):
+        npuzzle.Solver(3, algorithm="idastar").search_subtrees("8 6 7 2 5 4 3 x 1", [""], 50000)
+    with pytest.raises(ValueError, match="board 0:"):
+        npuzzle.solve_many(["1 2 3", THREE_GOAL])
+    with pytest.raises(ValueError, match="not NoneType"):
+        npuzzle.solve(None)
+    assert npuzzle.solve(b"1 2 3 4 5 6 7 x 8").moves == "r"
+    assert npuzzle.distance_table().flags.writeable
+
+
 def test_results_pickle():
     s = npuzzle.solve("2 3 4 1 5 x 7 6 8")
     back = pickle.loads(pickle.dumps(s))

@@ -5,9 +5,11 @@ solver's; tasks must run on both nodes of the two-node cluster."""
 import os
 import secrets
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 
@@ -86,6 +88,9 @@ def test_solve_many_on_a_dataset(local_ray, pdb_dir):
     for b in boards:
         assert by_board[b]["length"] == table[npuzzle.rank(b)]
         assert by_board[b]["optimal"]
+    # A solved board is an answer of length 0, not a failure.
+    solved = nray.solve_many(ray.data.from_items([{"board": "1 2 3 4 5 6 7 8 x"}])).take_all()
+    assert (solved[0]["length"], solved[0]["optimal"], solved[0]["error"]) == (0, True, "")
 
 
 def test_solve_one_on_a_local_cluster(local_ray, pdb_dir):
@@ -105,9 +110,32 @@ def test_solve_one_on_a_local_cluster(local_ray, pdb_dir):
         nray.solve_one(npuzzle.scramble(3, 1, seed=1)[0])
 
 
-def _ray(*args, env):
-    return subprocess.run([os.path.join(os.path.dirname(sys.executable), "ray"), *args],
-                          env=env, capture_output=True, text=True, timeout=180)
+def _node(*args, env):
+    """`ray start --block …` in its own process group: the node lives until the group is
+    ended, and ending it stops only this test's Ray processes (not `ray stop`, which would
+    stop every Ray on the machine)."""
+    return subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "ray"), "start",
+                             "--block", *args], env=env, start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
+def _end(node):
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(node.pid, sig)
+            node.wait(timeout=20)
+            return
+        except (ProcessLookupError, subprocess.TimeoutExpired):
+            continue
+
+
+def _wait_for_nodes(count, timeout=60):
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        if len([n for n in ray.nodes() if n["Alive"]]) >= count:
+            return
+        time.sleep(0.5)
+    raise AssertionError(f"{count} Ray nodes did not come up")
 
 
 def test_two_nodes(pdb_dir):
@@ -119,17 +147,26 @@ def test_two_nodes(pdb_dir):
     env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
     # A short directory: Ray's sockets live under it (at most 107 bytes per path).
     temp = tempfile.mkdtemp(prefix="npr", dir="/tmp")
-    head = _ray("start", "--head", "--node-ip-address", "127.0.0.1", "--port", str(port),
-                "--num-cpus", "1", "--include-dashboard", "false", "--temp-dir", temp,
-                env=env)
+    head = _node("--head", "--node-ip-address", "127.0.0.1", "--port", str(port),
+                 "--num-cpus", "1", "--include-dashboard", "false", "--temp-dir", temp, env=env)
+    nodes = [head]
     try:
-        assert head.returncode == 0, head.stderr
-        second = _ray("start", "--address", f"127.0.0.1:{port}", "--node-ip-address",
-                      "127.0.0.1", "--num-cpus", "1", env=env)
-        assert second.returncode == 0, second.stderr
+        # The head is up once a driver can connect.
+        for _ in range(120):
+            probe = subprocess.run(
+                [sys.executable, "-c",
+                 f"import ray; ray.init(address='127.0.0.1:{port}', log_to_driver=False)"],
+                env=env, capture_output=True, timeout=60)
+            if probe.returncode == 0:
+                break
+            assert head.poll() is None, head.stderr.read().decode()
+            time.sleep(0.5)
+        nodes.append(_node("--address", f"127.0.0.1:{port}", "--node-ip-address", "127.0.0.1",
+                           "--num-cpus", "1", env=env))
         ray.init(address=f"127.0.0.1:{port}", log_to_driver=False,
                  _node_ip_address="127.0.0.1")
         try:
+            _wait_for_nodes(2)
             alive = [n for n in ray.nodes() if n["Alive"]]
             assert len(alive) == 2
             # Ray replaces 127.0.0.1 with this machine's own reachable address: still no
@@ -138,8 +175,13 @@ def test_two_nodes(pdb_dir):
 
             own = {a.address for addrs in psutil.net_if_addrs().values() for a in addrs}
             assert {n["NodeManagerAddress"] for n in alive} <= own
+            # A batch first: it also starts workers on both nodes.
+            many = npuzzle.scramble("4x4", 16, seed=3)
+            out = nray.solve_many(many, pdb_dir=pdb_dir, partition="5-5-5", batch_size=1)
+            assert [s.length for s in out] == [
+                s.length for s in npuzzle.solve_many(many, pdb_dir=pdb_dir, partition="5-5-5")]
             boards, linear = near_boards(3, seed=13, fraction=0.2)
-            nodes = {}
+            seen = {}
             for b in boards:
                 report = nray.SplitReport()
                 s = nray.solve_one(b, pdb_dir=pdb_dir, partition="5-5-5", tasks=16,
@@ -147,14 +189,11 @@ def test_two_nodes(pdb_dir):
                 assert s.length == linear.solve(b).length
                 replays(b, s)
                 for node, count in report.nodes.items():
-                    nodes[node] = nodes.get(node, 0) + count
-            assert len(nodes) == 2, nodes
-            many = npuzzle.scramble("4x4", 16, seed=3)
-            out = nray.solve_many(many, pdb_dir=pdb_dir, partition="5-5-5", batch_size=1)
-            assert [s.length for s in out] == [
-                s.length for s in npuzzle.solve_many(many, pdb_dir=pdb_dir, partition="5-5-5")]
+                    seen[node] = seen.get(node, 0) + count
+            assert len(seen) == 2, seen
         finally:
             ray.shutdown()
     finally:
-        _ray("stop", "--force", env=env)
+        for node in reversed(nodes):
+            _end(node)
         shutil.rmtree(temp, ignore_errors=True)

@@ -449,18 +449,31 @@ impl Solver {
     }
 
     /// Solves `boards` in parallel on all rayon threads, each search on one core (a batch
-    /// keeps every core busy), each under `limits`; the results in input order.
+    /// keeps every core busy), each under `limits` except that `max_stored` bounds the batch:
+    /// each of the searches running at once holds at most its share. Results in input order.
     pub fn solve_many(
         &self,
         boards: &[Board],
         limits: &Limits,
     ) -> Vec<Result<Outcome, SolveError>> {
-        self.batch(boards, |s, b| s.solve_within(b, limits))
+        let limits = Self::shared_memory(boards, limits);
+        self.batch(boards, |s, b| s.solve_within(b, &limits))
+    }
+
+    /// `limits` for each of the searches of a batch running side by side: `max_stored` split
+    /// between them.
+    fn shared_memory(boards: &[Board], limits: &Limits) -> Limits {
+        let at_once = rayon::current_num_threads().clamp(1, boards.len().max(1)) as u64;
+        Limits {
+            max_stored: limits.max_stored.map(|m| (m / at_once).max(1)),
+            ..limits.clone()
+        }
     }
 
     /// The optimal (or, for a non-optimal method, found) length of each board, `None` for one
-    /// that cannot reach the goal; like [`Solver::solve_many`], but a board with a complete
-    /// table is one lookup, without building its moves (labelling millions of boards).
+    /// that cannot reach the goal; like [`Solver::solve_many`] (limits included), but a board
+    /// with a complete table is one lookup, without building its moves (labelling millions of
+    /// boards).
     pub fn lengths_many(
         &self,
         boards: &[Board],
@@ -470,6 +483,7 @@ impl Solver {
             .table
             .as_deref()
             .filter(|_| self.effective_algorithm() == Algorithm::Table);
+        let limits = &Self::shared_memory(boards, limits);
         self.batch(boards, |s, b| match table {
             Some(t) => {
                 b.check_same_shape(&self.goal).map_err(SearchError::from)?;

@@ -531,3 +531,48 @@ fn split_search_finds_the_optimal_length() {
         .unwrap_err();
     assert!(e.to_string().contains("frontier"), "{e}");
 }
+
+/// Two builders sharing an empty cache (two threads here; two worker processes on a cluster
+/// node alike): each database is built once, the other builder waits and loads it.
+#[test]
+fn builders_sharing_a_cache_build_each_database_once() {
+    use npuzzle::heuristic::pdb_file::PdbCache;
+    let dir = std::env::temp_dir().join(format!("npuzzle-lock-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Board::goal(shape);
+    let built = std::sync::atomic::AtomicUsize::new(0);
+    let loaded = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                let cache = PdbCache::new(&dir);
+                let set = PdbSet::load_or_build(
+                    &goal,
+                    Partition::preset("5-5-5", shape).unwrap(),
+                    Some(&cache),
+                    true,
+                    &quiet,
+                    &mut |e| match e {
+                        PdbEvent::Built(..) => {
+                            built.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        PdbEvent::Loaded(_) => {
+                            loaded.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        _ => {}
+                    },
+                )
+                .unwrap();
+                assert_eq!(set.partition().name, "5-5-5");
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        built.into_inner(),
+        3,
+        "each of the three databases built once"
+    );
+    assert_eq!(loaded.into_inner(), 3, "and loaded by the other builder");
+}

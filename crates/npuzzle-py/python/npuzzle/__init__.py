@@ -16,9 +16,13 @@ and single hard searches over a Ray cluster.
 
 from __future__ import annotations
 
+import numbers
 import threading
 from collections import OrderedDict
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple, Union
+
+if TYPE_CHECKING:
+    import numpy
 
 from ._npuzzle import (
     Failure,
@@ -66,7 +70,14 @@ _CACHED_SOLVERS = 8
 def _size_of(board: Board, size: Optional[Size]) -> Size:
     if size is not None:
         return size
-    n = len(board.split()) if isinstance(board, str) else len(board)
+    if isinstance(board, bytes):
+        board = board.decode("utf-8", "replace")
+    try:
+        n = len(board.split()) if isinstance(board, str) else len(board)
+    except TypeError:
+        raise ValueError(
+            "a board is a string of tiles (\"1 2 3 x\") or a sequence of ints (0 = blank), "
+            f"not {type(board).__name__}") from None
     side = int(round(n ** 0.5))
     if side * side != n or side < 2:
         raise ValueError(
@@ -78,8 +89,13 @@ def _size_of(board: Board, size: Optional[Size]) -> Size:
 def _batch_size(boards: List[Board], size: Optional[Size], errors: str) -> Optional[Size]:
     """The size of a batch: given, or that of its first square board (with errors="raise",
     its first board must be one); `None` when no board has a square size."""
-    if size is not None or errors == "raise":
-        return _size_of(boards[0], size)
+    if size is not None:
+        return size
+    if errors == "raise":
+        try:
+            return _size_of(boards[0], None)
+        except ValueError as e:
+            raise ValueError(f"board 0: {e}") from None
     for b in boards:
         try:
             return _size_of(b, None)
@@ -97,9 +113,15 @@ def _size_error(board: Board) -> ValueError:
 
 
 def _key(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int)):
+    """A hashable stand-in for a size or goal (any int-like, str or sequence)."""
+    if value is None or isinstance(value, (str, bytes)):
         return value
-    return tuple(value)
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    try:
+        return tuple(_key(v) for v in value)
+    except TypeError:
+        return repr(value)
 
 
 def solver(
@@ -227,7 +249,7 @@ def lengths(
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     errors: str = "raise",
-):
+) -> "numpy.ndarray":
     """The answer length of every board as a NumPy ``int32`` array (optimal where the method
     is), solved in parallel without building result objects: the way to label millions of
     boards. -1 marks a board that cannot reach the goal. With ``errors="return"``, -2 marks a
@@ -305,9 +327,9 @@ def rank(board: Board, *, size: Optional[Size] = None) -> int:
     return _rank(board, size=size)
 
 
-def distance_table(size: Size = "3x3", *, goal: Optional[Board] = None):
+def distance_table(size: Size = "3x3", *, goal: Optional[Board] = None) -> "numpy.ndarray":
     """The optimal distance of every board of a small size (at most 10 cells) as a NumPy
     ``uint8`` array indexed by ``rank(board)``; 255 where the goal cannot be reached."""
     import numpy as np
 
-    return np.frombuffer(_distance_table_bytes(size, goal=goal), dtype=np.uint8)
+    return np.frombuffer(_distance_table_bytes(size, goal=goal), dtype=np.uint8).copy()

@@ -1,5 +1,6 @@
 """Type stubs of the native module (the documented API is ``npuzzle``)."""
 
+import os
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 Board = Union[str, Sequence[int]]
@@ -25,7 +26,10 @@ class Solution:
     algorithm: str
     stats: Stats
     def __init__(self, moves: str, optimal: bool, algorithm: str, stats: Stats) -> None: ...
+    @property
+    def tiles(self) -> str: ...
     def __len__(self) -> int: ...
+    def __bool__(self) -> bool: ...
 
 class Failure:
     """A board of a batch that got no answer (``errors="return"``)."""
@@ -38,7 +42,8 @@ class Failure:
 class Solver:
     """Solves boards toward one goal with one method; keeps tables and databases."""
     def __init__(self, size: Size, goal: Optional[Board] = None, algorithm: str = "auto",
-                 heuristic: Optional[str] = None, pdb_dir: Optional[str] = None,
+                 heuristic: Optional[str] = None,
+                 pdb_dir: Optional[Union[str, os.PathLike]] = None,
                  partition: Optional[str] = None, build: str = "quick",
                  timeout: Optional[float] = None, max_nodes: Optional[int] = None,
                  single_thread: bool = False) -> None: ...

@@ -40,7 +40,12 @@ def _options(size, goal, algorithm, heuristic, pdb_dir, partition, build, timeou
 
 
 def _plain(board: Board) -> Union[str, List[int]]:
-    return board if isinstance(board, str) else [int(t) for t in board]
+    if isinstance(board, (str, bytes)):
+        return board
+    try:
+        return [int(t) for t in board]
+    except (TypeError, ValueError):
+        return board  # the task reports it, with its index
 
 
 def _cluster_cpus() -> int:
@@ -91,11 +96,13 @@ def solve_many(
     items = [_plain(b) for b in boards]
     if not items:
         return []
-    size = npuzzle._size_of(items[0], size)
+    size = npuzzle._batch_size(items, size, errors)
+    if size is None:
+        return [Failure(i, "bad_board", str(npuzzle._size_error(b))) for i, b in enumerate(items)]
     options = _options(size, goal, algorithm, heuristic, pdb_dir, partition, build, timeout,
                        max_nodes)
-    # Bad options fail here, once, not in every task.
-    npuzzle.solver(**options)
+    # (Options are checked by the tasks: checking them here would build the databases on the
+    # driver too.)
     if batch_size is None:
         batch_size = max(64, math.ceil(len(items) / (4 * _cluster_cpus())))
     elif batch_size < 1:
@@ -121,16 +128,21 @@ def _solve_dataset(ds: "ray.data.Dataset", options: Dict[str, Any], batch_size: 
     import numpy as np
 
     def label(batch: Dict[str, Any]) -> Dict[str, Any]:
-        boards = [b if isinstance(b, str) else [int(t) for t in b] for b in batch["board"]]
-        size = options["size"] or npuzzle._size_of(boards[0], None)
-        solver = npuzzle.solver(**dict(options, size=size))
-        out = solver.solve_many(boards, errors="return", parallel=False)
+        boards = [_plain(b) for b in batch["board"]]
+        size = options["size"] or npuzzle._batch_size(boards, None, "return")
+        if size is None:
+            out = [Failure(i, "bad_board", str(npuzzle._size_error(b)))
+                   for i, b in enumerate(boards)]
+        else:
+            solver = npuzzle.solver(**dict(options, size=size))
+            out = solver.solve_many(boards, errors="return", parallel=False)
         solved = [r if isinstance(r, Solution) else None for r in out]
         batch = dict(batch)
-        batch["length"] = np.array([s.length if s else -1 for s in solved], dtype=np.int64)
-        batch["moves"] = np.array([s.moves if s else "" for s in solved], dtype=object)
-        batch["optimal"] = np.array([bool(s and s.optimal) for s in solved], dtype=bool)
-        batch["expanded"] = np.array([s.stats.expanded if s else 0 for s in solved],
+        batch["length"] = np.array([-1 if s is None else s.length for s in solved],
+                                   dtype=np.int64)
+        batch["moves"] = np.array(["" if s is None else s.moves for s in solved], dtype=object)
+        batch["optimal"] = np.array([s is not None and s.optimal for s in solved], dtype=bool)
+        batch["expanded"] = np.array([0 if s is None else s.stats.expanded for s in solved],
                                      dtype=np.int64)
         batch["error"] = np.array(
             [r.message if isinstance(r, Failure) else ("unsolvable" if r is None else "")
@@ -141,12 +153,21 @@ def _solve_dataset(ds: "ray.data.Dataset", options: Dict[str, Any], batch_size: 
 
 
 @ray.remote
-def _search_chunk(options: Dict[str, Any], board: Any, roots: List[str], bound: int):
-    """Searches some subtrees to `bound` on one core; (moves, next bound, expanded, generated,
-    node id)."""
+def _search_chunk(options: Dict[str, Any], board: Any, roots: List[str], bound: int,
+                  timeout: Optional[float]):
+    """Searches some subtrees to `bound` on one core, within `timeout` seconds; (moves, next
+    bound, expanded, generated, node id)."""
     solver = npuzzle.solver(**options)
-    moves, next_bound, expanded, generated = solver.search_subtrees(board, roots, bound)
+    moves, next_bound, expanded, generated = solver.search_subtrees(board, roots, bound,
+                                                                    timeout=timeout)
     return moves, next_bound, expanded, generated, ray.get_runtime_context().get_node_id()
+
+
+def _stop(pending) -> None:
+    """Stops tasks still searching: the search runs in Rust without the GIL, so only ending
+    the worker process stops it (Ray starts another for the next task)."""
+    for p in pending:
+        ray.cancel(p, force=True)
 
 
 class SplitReport:
@@ -190,6 +211,8 @@ def solve_one(
     """
     board = _plain(board)
     size = npuzzle._size_of(board, size)
+    if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
+        raise ValueError(f"timeout must be a positive number of seconds, not {timeout}")
     options = _options(size, goal, "auto", heuristic, pdb_dir, partition, build, None, None)
     local = npuzzle.solver(**options)
     if not local.splittable:
@@ -228,9 +251,11 @@ def solve_one(
     expanded = generated = 0
     while True:
         iteration_start = time.monotonic()
-        # SPREAD: tasks go to every node rather than fill the driver's node first.
+        # SPREAD: tasks go to every node rather than fill the driver's node first. Each task
+        # also stops itself when the whole search's time is up.
+        left = None if timeout is None else max(0.001, timeout - (time.monotonic() - started))
         pending = [_search_chunk.options(scheduling_strategy="SPREAD").remote(
-            options, board_ref, c, bound) for c in chunks]
+            options, board_ref, c, bound, left) for c in chunks]
         next_bound = None
         found = None
         nodes_this = 0
@@ -239,14 +264,19 @@ def solve_one(
             if timeout is not None:
                 left = timeout - (time.monotonic() - started)
                 if left <= 0:
-                    for p in pending:
-                        ray.cancel(p)
+                    _stop(pending)
                     raise SearchLimitError(
                         f"no solution within {timeout} s (bound {bound}, "
                         f"{expanded + nodes_this} states expanded)")
             done, pending = ray.wait(pending, num_returns=1, timeout=left)
             for ref in done:
-                moves, nb, e, g, node = ray.get(ref)
+                try:
+                    moves, nb, e, g, node = ray.get(ref)
+                except SearchLimitError:
+                    _stop(pending)
+                    raise SearchLimitError(
+                        f"no solution within {timeout} s (bound {bound}, "
+                        f"{expanded + nodes_this} states expanded)") from None
                 nodes_this += e
                 expanded += e
                 generated += g
@@ -257,8 +287,7 @@ def solve_one(
                     found = moves
             if found is not None:
                 # Optimal already: every smaller bound was exhausted.
-                for p in pending:
-                    ray.cancel(p)
+                _stop(pending)
                 pending = []
         report.iterations.append(dict(bound=bound, expanded=nodes_this,
                                       seconds=time.monotonic() - iteration_start))

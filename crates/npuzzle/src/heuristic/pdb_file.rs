@@ -243,6 +243,13 @@ impl PatternDb {
     }
 }
 
+/// Held while one database is built into a cache (see [`PdbCache::lock_build`]); dropping it
+/// releases the lock.
+#[derive(Debug)]
+pub struct BuildLock {
+    _file: File,
+}
+
 /// A directory of cached databases.
 #[derive(Clone, Debug)]
 pub struct PdbCache {
@@ -267,6 +274,41 @@ impl PdbCache {
                     .join("npuzzle")
                     .join("pdb"),
             ),
+        }
+    }
+
+    /// Takes the cache's build lock for one database (a `.lock` file beside it, locked with
+    /// `flock`), waiting while another process or thread holds it, so that workers sharing a
+    /// cache build each database once: whoever waited loads what the first one saved. `None`
+    /// where no lock can be had (no such directory, read-only, not Unix): build anyway.
+    pub fn lock_build(&self, goal: &Board, tiles: &[Tile]) -> Option<BuildLock> {
+        let path = self.path_for(goal, tiles).with_extension("lock");
+        fs::create_dir_all(&self.dir).ok()?;
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            loop {
+                // SAFETY: flock on a descriptor this function owns; it only locks the file.
+                let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+                if r == 0 {
+                    break;
+                }
+                if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
+                    return None;
+                }
+            }
+            Some(BuildLock { _file: file })
+        }
+        #[cfg(not(unix))]
+        {
+            drop(file);
+            None
         }
     }
 

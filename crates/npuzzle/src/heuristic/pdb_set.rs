@@ -444,6 +444,17 @@ impl PdbSet {
                 Some((path, why)) => events(PdbEvent::Rebuilding(path, why)),
                 None => events(PdbEvent::Building(pattern.clone())),
             }
+            // Another process or thread sharing the cache may be building this very database:
+            // wait for it, then load what it saved instead of building it twice.
+            let build_lock = cache.and_then(|c| c.lock_build(goal, pattern));
+            if let Some(c) = cache
+                && build_lock.is_some()
+                && let Ok(Some(db)) = c.load(goal, pattern)
+            {
+                events(PdbEvent::Loaded(c.path_for(goal, pattern)));
+                dbs[i] = Some(Arc::new(db));
+                continue;
+            }
             let started = std::time::Instant::now();
             let db = PatternDb::build(goal, pattern, progress)?;
             if let Some(cache) = cache {
@@ -456,6 +467,7 @@ impl PdbSet {
                 pattern.clone(),
                 started.elapsed().as_secs_f64(),
             ));
+            drop(build_lock); // saved: waiting builders may load it now
             dbs[i] = Some(Arc::new(db));
         }
         PdbSet::new(goal, partition, dbs.into_iter().flatten().collect())

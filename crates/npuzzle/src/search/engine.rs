@@ -499,7 +499,11 @@ pub fn run<E: Evaluator>(
 }
 
 /// Most subtree roots [`frontier`] hands out.
-pub const MAX_FRONTIER: usize = 4_000_000;
+pub const MAX_FRONTIER: usize = 1_000_000;
+
+/// Largest bound [`search_subtrees`] accepts: the depth-first search recurses once per move,
+/// and no board of [`MAX_CELLS`] cells needs nearly this many.
+pub const MAX_SPLIT_BOUND: u32 = 1000;
 
 /// The first level of a search split between machines (or any other scheduler): the subtree
 /// roots at a fixed depth below the start, found once and searched again in every iteration.
@@ -622,12 +626,17 @@ pub fn frontier<E: Evaluator>(
                 let mut p = path.clone();
                 p.push(Move::from_index(mi));
                 next.push((c, st, nh, nseq, p));
+                if next.len() > MAX_FRONTIER {
+                    break;
+                }
+            }
+            if next.len() > MAX_FRONTIER {
+                break;
             }
         }
         if next.len() > MAX_FRONTIER {
             return Err(SearchError::Unsupported(format!(
-                "{} subtree roots at depth {depth}: more than {MAX_FRONTIER}; choose a smaller depth",
-                next.len()
+                "more than {MAX_FRONTIER} subtree roots at depth {depth}; choose a smaller depth"
             )));
         }
         level = next;
@@ -656,6 +665,11 @@ pub fn search_subtrees<E: Evaluator>(
     if shape.cells() > MAX_CELLS {
         return Err(SearchError::Unsupported(format!(
             "the IDA* engine takes boards of at most {MAX_CELLS} cells, not {shape}"
+        )));
+    }
+    if bound > MAX_SPLIT_BOUND {
+        return Err(SearchError::Unsupported(format!(
+            "a bound of {bound}: at most {MAX_SPLIT_BOUND}"
         )));
     }
     let sh = Shared::new(eval, shape, pruner, limits);
