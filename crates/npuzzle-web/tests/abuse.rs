@@ -100,7 +100,7 @@ async fn bounded_under_hostile_clients() {
         )
         .await;
     assert_eq!((code, v["length"].as_u64()), (200, Some(10)), "{v}");
-    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
 
     // 2. Forty custom goals on 2x5 boards (each a table build) at once: they go through the
     // two slots (some are told the server is busy), and health stays fast meanwhile.
@@ -195,7 +195,7 @@ async fn bounded_under_hostile_clients() {
     tokio::time::sleep(Duration::from_millis(2500)).await;
     let t = Instant::now();
     assert!(health_ms(&s).await < 1000.0, "health after slow readers");
-    assert!(t.elapsed() < Duration::from_secs(2));
+    assert!(t.elapsed() < Duration::from_secs(4));
     drop(readers);
     // A body that never comes: 408 at the body timeout; a declared body over the limit: 413
     // before anything is read.
@@ -273,7 +273,7 @@ async fn bounded_under_hostile_clients() {
         .await;
     assert_eq!(code, 200);
     assert!(
-        t.elapsed() < Duration::from_millis(800),
+        t.elapsed() < Duration::from_millis(1200),
         "{:?}",
         t.elapsed()
     );
