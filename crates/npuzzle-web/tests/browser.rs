@@ -171,6 +171,15 @@ async fn set_viewport(c: &Client, width: u32, height: u32) {
     c.set_window_size(width + dw, height + dh).await.unwrap();
 }
 
+/// Sets the control `id` to `value` as a user would (with its `event`).
+async fn choose(c: &Client, id: &str, value: &str, event: &str) {
+    let script = format!(
+        "const s = document.getElementById('{id}'); s.value = '{value}'; \
+         s.dispatchEvent(new Event('{event}')); return true;"
+    );
+    js(c, &script).await;
+}
+
 async fn js(c: &Client, script: &str) -> serde_json::Value {
     c.execute(script, vec![]).await.unwrap()
 }
@@ -274,9 +283,7 @@ async fn scramble_solve_play_and_errors_in_chromium() {
         .expect("scrambles are solvable") as usize;
 
     // Slow playback first: Solve again while it plays, pause, resume, skip to the end.
-    c.execute("const s = document.getElementById('speed'); s.value = '0'; s.dispatchEvent(new Event('input'));", vec![])
-        .await
-        .unwrap();
+    choose(&c, "speed", "0", "input").await;
     click(&c, "#solve").await;
     wait_for("playback to start", Duration::from_secs(10), || {
         let c = &c;
@@ -332,9 +339,7 @@ async fn scramble_solve_play_and_errors_in_chromium() {
     assert_eq!(attr(&c, "#board", "data-state").await, scrambled);
     assert_eq!(text(&c, "#move-count").await, "0");
     // Fast playback to the end.
-    c.execute("const s = document.getElementById('speed'); s.value = '7'; s.dispatchEvent(new Event('input'));", vec![])
-        .await
-        .unwrap();
+    choose(&c, "speed", "7", "input").await;
     click(&c, "#play").await;
     wait_for("the solution to play out", Duration::from_secs(30), || {
         let c = &c;
@@ -425,19 +430,8 @@ async fn scramble_solve_play_and_errors_in_chromium() {
     // A 10x10 answer (a thousand moves and more) at 1280x800: the move list is a scrolled box,
     // board and answer stay in view, and End skips the playback.
     set_viewport(&c, 1280, 800).await;
-    c.execute(
-        "const s = document.getElementById('speed'); s.value = '3'; s.dispatchEvent(new Event('input'));",
-        vec![],
-    )
-    .await
-    .unwrap();
-    c.execute(
-        "const s = document.getElementById('size'); s.value = '10x10';
-         s.dispatchEvent(new Event('change'));",
-        vec![],
-    )
-    .await
-    .unwrap();
+    choose(&c, "speed", "3", "input").await;
+    choose(&c, "size", "10x10", "change").await;
     click(&c, "#scramble").await;
     wait_for("the 10x10 scramble", Duration::from_secs(10), || {
         let c = &c;
@@ -518,13 +512,7 @@ async fn scramble_solve_play_and_errors_in_chromium() {
         );
     }
     // The next, short answer plays at the chosen speed again.
-    c.execute(
-        "const s = document.getElementById('size'); s.value = '3x3';
-         s.dispatchEvent(new Event('change'));",
-        vec![],
-    )
-    .await
-    .unwrap();
+    choose(&c, "size", "3x3", "change").await;
     type_board(&c, "1 2 3 4 5 6 x 7 8").await;
     click(&c, "#solve").await;
     wait_for("the short answer", Duration::from_secs(10), || {

@@ -350,6 +350,17 @@ struct Item<S> {
     path: Vec<Move>,
 }
 
+/// The shape of `start`, when the engine takes boards of it (at most [`MAX_CELLS`] cells).
+fn engine_shape(start: &Board) -> Result<Shape, SearchError> {
+    let shape = start.shape();
+    if shape.cells() > MAX_CELLS {
+        return Err(SearchError::Unsupported(format!(
+            "the IDA* engine takes boards of at most {MAX_CELLS} cells, not {shape}"
+        )));
+    }
+    Ok(shape)
+}
+
 /// Optimal IDA* from `start` with `eval` (built for the goal `start` must reach; the caller has
 /// checked solvability), pruning with `pruner`, under `limits`. With `parallel`, every
 /// iteration is split over all rayon threads.
@@ -360,13 +371,7 @@ pub fn run<E: Evaluator>(
     limits: &Limits,
     parallel: bool,
 ) -> Result<Found, SearchError> {
-    let shape = start.shape();
-    let n = shape.cells();
-    if n > MAX_CELLS {
-        return Err(SearchError::Unsupported(format!(
-            "the IDA* engine takes boards of at most {MAX_CELLS} cells, not {shape}"
-        )));
-    }
+    let shape = engine_shape(start)?;
     let sh = Shared::new(eval, shape, pruner, limits);
     let cells = Cells::of(start);
     let (state, h0) = eval.root(&cells);
@@ -586,12 +591,7 @@ pub fn frontier<E: Evaluator>(
     pruner: &MovePruner,
     depth: usize,
 ) -> Result<Frontier, SearchError> {
-    let shape = start.shape();
-    if shape.cells() > MAX_CELLS {
-        return Err(SearchError::Unsupported(format!(
-            "the IDA* engine takes boards of at most {MAX_CELLS} cells, not {shape}"
-        )));
-    }
+    let shape = engine_shape(start)?;
     let limits = Limits::default();
     let sh = Shared::new(eval, shape, pruner, &limits);
     let root = Cells::of(start);
@@ -661,12 +661,7 @@ pub fn search_subtrees<E: Evaluator>(
     bound: u32,
     limits: &Limits,
 ) -> Result<SubtreeResult, SearchError> {
-    let shape = start.shape();
-    if shape.cells() > MAX_CELLS {
-        return Err(SearchError::Unsupported(format!(
-            "the IDA* engine takes boards of at most {MAX_CELLS} cells, not {shape}"
-        )));
-    }
+    let shape = engine_shape(start)?;
     if bound > MAX_SPLIT_BOUND {
         return Err(SearchError::Unsupported(format!(
             "a bound of {bound}: at most {MAX_SPLIT_BOUND}"
