@@ -59,7 +59,14 @@ pub async fn read_head(mut stream: TcpStream, timeout: Duration, write_timeout: 
             _ => return Head::Gone,
         };
         buf.extend_from_slice(&chunk[..n]);
-        match head_problem(&buf, buf.len() > max) {
+        // The head is checked from its start, so only when it can have changed verdict: a new
+        // line ended, the method is still being read (the first bytes), or the buffer is full.
+        // A client sending one byte at a time then costs at most a scan per line (96 lines).
+        let full = buf.len() > max;
+        if !(full || buf.len() <= 64 || chunk[..n].contains(&b'\n')) {
+            continue;
+        }
+        match head_problem(&buf, full) {
             None => continue,
             Some(Some(problem)) => return Head::Rejected(stream, problem),
             Some(None) => {

@@ -563,23 +563,52 @@ fn replay<E: Evaluator>(
                 "not a path of this search's frontier".into(),
             ));
         };
-        let (from, mi) = (from as usize, mi as usize);
-        let tile = cells.tiles[from] as usize;
-        let slide = Slide {
-            tile,
-            from,
-            to: blank,
-            mi,
-        };
-        let Ok((nh, change)) = sh.eval.probe(&state, &cells, h, slide, u32::MAX - 1) else {
-            unreachable!("no value exceeds the largest limit")
-        };
-        sh.eval.enter(&mut state, &change);
-        cells.slide(tile, from, blank);
-        h = nh;
+        h = advance(
+            sh.eval,
+            &mut cells,
+            &mut state,
+            h,
+            from as usize,
+            mi as usize,
+        );
         seq = next;
     }
     Ok((cells, state, h, seq))
+}
+
+/// Slides the tile on `from` into the blank (the blank's move `mi`) with no bound to prune
+/// by: updates the node's cells and evaluation state; the child's heuristic value.
+fn advance<E: Evaluator>(
+    eval: &E,
+    cells: &mut Cells,
+    state: &mut E::State,
+    h: u32,
+    from: usize,
+    mi: usize,
+) -> u32 {
+    let blank = cells.cell_of[0] as usize;
+    let tile = cells.tiles[from & (MAX_CELLS - 1)] as usize;
+    let slide = Slide {
+        tile,
+        from,
+        to: blank,
+        mi,
+    };
+    // With the largest limit a probe succeeds; should an evaluator refuse anyway, the child
+    // is evaluated whole instead (no panic on this path).
+    match eval.probe(state, cells, h, slide, u32::MAX - 1) {
+        Ok((nh, change)) => {
+            eval.enter(state, &change);
+            cells.slide(tile, from, blank);
+            nh
+        }
+        Err(_) => {
+            cells.slide(tile, from, blank);
+            let (whole, nh) = eval.root(cells);
+            *state = whole;
+            nh
+        }
+    }
 }
 
 /// The subtree roots `depth` moves below `start` (breadth-first, with duplicate move sequences
@@ -610,19 +639,8 @@ pub fn frontier<E: Evaluator>(
                 if nseq == PRUNED {
                     continue;
                 }
-                let tile = cells.tiles[from] as usize;
-                let slide = Slide {
-                    tile,
-                    from,
-                    to: blank,
-                    mi,
-                };
-                let Ok((nh, change)) = eval.probe(state, cells, *h, slide, u32::MAX - 1) else {
-                    unreachable!("no value exceeds the largest limit")
-                };
                 let (mut c, mut st) = (*cells, *state);
-                eval.enter(&mut st, &change);
-                c.slide(tile, from, blank);
+                let nh = advance(eval, &mut c, &mut st, *h, from, mi);
                 let mut p = path.clone();
                 p.push(Move::from_index(mi));
                 next.push((c, st, nh, nseq, p));
