@@ -8,7 +8,7 @@ use crate::input::{BoardOptions, FormatArg};
 use crate::output::Notation;
 use crate::scramble::write_boards;
 use crate::solve::{AlgorithmArg, HeuristicArg, OutputOptions, Solvers, stream};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{JudgeReader, ReaderOptions};
@@ -90,6 +90,35 @@ pub enum Which {
         /// Use the blank-last form of the instances (default: Korf's blank-first form).
         #[arg(long)]
         blank_last: bool,
+    },
+    /// How short the non-optimal solvers' answers are: per size, mean and worst length over
+    /// the Manhattan bound (and over the optimum on Korf's 50 24-puzzles), time per board and
+    /// peak memory; every answer replayed.
+    Large {
+        /// Board sizes, WxH.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "5x5,10x10,16x16,30x30,100x100"
+        )]
+        sizes: Vec<Shape>,
+        /// Random boards per size (default: 50 up to 11×11, fewer for larger boards).
+        #[arg(long, value_parser = crate::input::whole_number(1, 100_000))]
+        boards: Option<usize>,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Methods to compare.
+        #[arg(long, value_enum, value_delimiter = ',', default_value = "near,large")]
+        algorithms: Vec<AlgorithmArg>,
+        /// The near-optimal solver's effort, 1 to 5.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=5))]
+        effort: u8,
+        /// Skip Korf's 50 24-puzzles on 5×5.
+        #[arg(long)]
+        no_korf24: bool,
+        #[command(flatten)]
+        pdb: crate::pdb::PdbOptions,
     },
     /// The web API under load: N solve requests for random 3×3 boards from C concurrent
     /// connections on loopback (throughput, p50/p99 latency, errors), then again while a
@@ -624,6 +653,23 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             split: Split::Tree,
             instances,
             budget,
+        }),
+        Which::Large {
+            sizes,
+            boards,
+            seed,
+            algorithms,
+            effort,
+            no_korf24,
+            pdb,
+        } => crate::bench_large::run(crate::bench_large::LargeRun {
+            sizes,
+            boards,
+            seed,
+            algorithms,
+            effort: npuzzle::near::Effort::new(effort).context("--effort is 1 to 5")?,
+            pdb,
+            korf24: !no_korf24,
         }),
         Which::Serve {
             requests,

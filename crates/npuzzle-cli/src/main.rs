@@ -1,6 +1,7 @@
 //! `npuzzle`: solve, check and compare sliding-tile puzzles from the command line.
 
 mod bench;
+mod bench_large;
 mod check;
 mod compare;
 mod cube;

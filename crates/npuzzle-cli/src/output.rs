@@ -1,7 +1,7 @@
 //! Writing answers: judge letters, tile notation, step-by-step boards, and JSON lines.
 
 use clap::ValueEnum;
-use npuzzle::search::Stats;
+use npuzzle::search::{LimitKind, Stats};
 use npuzzle::{Answer, Board, Solution};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -60,6 +60,10 @@ pub struct JsonAnswer<'a> {
     /// The pattern-database partition, when one was used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub databases: Option<String>,
+    /// When the requested search hit a limit (`nodes`, `time`, `memory`) and `--fallback`
+    /// answered with the near-optimal solver.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fallback_after: Option<String>,
     /// The search's figures.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stats: Option<Stats>,
@@ -82,6 +86,7 @@ impl<'a> JsonAnswer<'a> {
             algorithm: Some(a.algorithm.name()),
             heuristic: a.heuristic.map(|h| h.name()),
             databases: None,
+            fallback_after: a.fallback_after.map(|k| limit_name(k).to_string()),
             stats: Some(a.stats),
             error: None,
         }
@@ -108,16 +113,27 @@ impl<'a> JsonAnswer<'a> {
             algorithm: None,
             heuristic: None,
             databases: None,
+            fallback_after: None,
             stats: None,
             error: (!message.is_empty()).then_some(message),
         }
     }
 }
 
+/// The short name of a limit (`nodes`, `time`, `memory`, `cancelled`).
+pub fn limit_name(kind: LimitKind) -> &'static str {
+    match kind {
+        LimitKind::Nodes => "nodes",
+        LimitKind::Time => "time",
+        LimitKind::Memory => "memory",
+        LimitKind::Cancelled => "cancelled",
+    }
+}
+
 /// The stats of one answer in one human-readable line.
 pub fn stats_line(line: usize, a: &Answer, databases: Option<&str>) -> String {
     format!(
-        "line {line}: {}{}{} length={} optimal={} expanded={} generated={} peak_stored={} time={:.1}us",
+        "line {line}: {}{}{} length={} optimal={}{} expanded={} generated={} peak_stored={} time={:.1}us",
         a.algorithm.name(),
         a.heuristic
             .map(|h| format!("+{}", h.name()))
@@ -127,6 +143,9 @@ pub fn stats_line(line: usize, a: &Answer, databases: Option<&str>) -> String {
             .unwrap_or_default(),
         a.solution.len(),
         a.optimal,
+        a.fallback_after
+            .map(|k| format!(" fallback_after={}", limit_name(k)))
+            .unwrap_or_default(),
         a.stats.expanded,
         a.stats.generated,
         a.stats.peak_stored,

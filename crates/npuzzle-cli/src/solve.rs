@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{Format, Puzzle, RawLine, ReaderOptions};
+use npuzzle::near::Effort;
 use npuzzle::search::Limits;
 use npuzzle::{Algorithm, Board, Building, Outcome, Shape, SolveError, Solver, SolverBuilder};
 use rayon::prelude::*;
@@ -60,6 +61,14 @@ pub struct SolveArgs {
     pub stats: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    /// When a search hits --timeout, --max-nodes or --max-stored, answer with the
+    /// near-optimal solver instead (marked not optimal, with the limit it hit).
+    #[arg(long)]
+    pub fallback: bool,
+    /// Time the near-optimal solver (`--algorithm near`, `auto` past 32 cells, --fallback)
+    /// may spend for a shorter answer: 1 (quickest) to 5.
+    #[arg(long, value_name = "1-5", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=5))]
+    pub effort: u8,
     /// Worker threads (0 = one per core; at most 256).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
     pub threads: u16,
@@ -103,7 +112,7 @@ impl LimitArgs {
 pub enum AlgorithmArg {
     /// Fastest optimal method for the size: table (≤ 10 cells), IDA* with linear conflict
     /// (11 to 15 cells), IDA* over pattern databases (16 to 32 cells, built on first use);
-    /// beyond, the constructive solver (not optimal).
+    /// beyond, the near-optimal solver (not optimal).
     Auto,
     /// Complete reverse-BFS table (boards of at most 10 cells).
     Table,
@@ -117,8 +126,11 @@ pub enum AlgorithmArg {
     Idastar,
     /// Greedy best-first on the heuristic alone (fast, NOT optimal).
     Greedy,
-    /// Constructive line-by-line solver for any size (quick, NOT optimal).
+    /// Constructive line-by-line solver for any size (quick, long answers, NOT optimal).
     Large,
+    /// Near-optimal solver for any size: weighted search, after peeling lines past 32 cells
+    /// (short answers in about a second, NOT optimal; see --effort).
+    Near,
 }
 
 impl AlgorithmArg {
@@ -133,6 +145,7 @@ impl AlgorithmArg {
             AlgorithmArg::Idastar => Algorithm::IdaStar,
             AlgorithmArg::Greedy => Algorithm::Greedy,
             AlgorithmArg::Large => Algorithm::Large,
+            AlgorithmArg::Near => Algorithm::Near,
         }
     }
 }
@@ -169,6 +182,9 @@ pub struct Solvers {
     pdb: PdbOptions,
     /// Whether databases that are not cached may be built.
     building: Building,
+    /// The near-optimal solver's effort, and whether it answers after a hit limit.
+    effort: Effort,
+    fallback: bool,
     by_shape: HashMap<Shape, Result<Arc<Solver>, SolveError>>,
 }
 
@@ -189,8 +205,18 @@ impl Solvers {
             limits,
             pdb,
             building: Building::Always,
+            effort: Effort::default(),
+            fallback: false,
             by_shape: HashMap::new(),
         })
+    }
+
+    /// The near-optimal solver's effort, and whether it answers boards whose search hits a
+    /// limit.
+    pub fn near(mut self, effort: Effort, fallback: bool) -> Solvers {
+        self.effort = effort;
+        self.fallback = fallback;
+        self
     }
 
     /// Builds only small databases (`check`: comparing with the optimum must not start a
@@ -225,6 +251,8 @@ impl Solvers {
                 .heuristic(self.heuristic)
                 .limits(self.limits.clone())
                 .pdb_source(self.pdb.source(self.building))
+                .effort(self.effort)
+                .fallback(self.fallback)
                 .build()
                 .map(Arc::new);
             self.by_shape.insert(shape, solver);
@@ -414,6 +442,17 @@ fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzz
                     piece.err,
                     "{}",
                     stats_line(line, &answer, databases.as_deref())
+                );
+            } else if let Some(kind) = answer.fallback_after {
+                let whose = if style.arguments {
+                    "npuzzle: the board".to_string()
+                } else {
+                    format!("line {line}")
+                };
+                let _ = writeln!(
+                    piece.err,
+                    "{whose}: the search hit the {} limit; answered by the near-optimal solver (not optimal)",
+                    crate::output::limit_name(kind)
                 );
             }
         }
@@ -741,7 +780,11 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         args.heuristic.map(HeuristicArg::kind),
         limits,
         args.pdb.clone(),
-    )?;
+    )?
+    .near(
+        Effort::new(args.effort).context("--effort is 1 to 5")?,
+        args.fallback,
+    );
     let source = input::from_arguments(&args.input)?;
     let arguments = source.is_arguments();
     let reader = input::judge_reader(source.into_input(), &args.board)?;

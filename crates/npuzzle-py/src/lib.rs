@@ -94,7 +94,7 @@ fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
 fn algorithm_of(name: &str) -> PyResult<Algorithm> {
     Algorithm::from_name(name).ok_or_else(|| {
         value_error(format!(
-            "unknown algorithm {name:?} (auto, table, bfs, bidirectional, astar, idastar, greedy, large)"
+            "unknown algorithm {name:?} (auto, table, bfs, bidirectional, astar, idastar, greedy, large, near)"
         ))
     })
 }
@@ -426,7 +426,7 @@ impl Solver {
     #[new]
     #[pyo3(signature = (size, goal=None, algorithm="auto", heuristic=None, pdb_dir=None,
                         partition=None, build="quick", timeout=None, max_nodes=None,
-                        single_thread=false))]
+                        single_thread=false, effort=1))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -440,7 +440,12 @@ impl Solver {
         timeout: Option<f64>,
         max_nodes: Option<u64>,
         single_thread: bool,
+        effort: i64,
     ) -> PyResult<Solver> {
+        let effort = u8::try_from(effort)
+            .ok()
+            .and_then(npuzzle::near::Effort::new)
+            .ok_or_else(|| value_error(format!("effort is 1 to 5, not {effort}")))?;
         let shape = shape_of(size)?;
         let goal = match goal {
             Some(g) => board_of(g, Some(shape))?,
@@ -462,7 +467,8 @@ impl Solver {
             .heuristic(heuristic_of(heuristic)?)
             .limits(limits.clone())
             .pdb_source(source)
-            .single_thread(single_thread);
+            .single_thread(single_thread)
+            .effort(effort);
         // Building tables or databases can take seconds: without the GIL.
         let inner = py.detach(|| builder.build()).map_err(solve_error)?;
         Ok(Solver {

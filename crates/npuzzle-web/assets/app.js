@@ -321,7 +321,7 @@ async function scramble() {
 
 const ALGORITHM_NAMES = {
   table: 'complete table', idastar: 'IDA*', astar: 'A*', bfs: 'breadth-first search',
-  bidirectional: 'bidirectional BFS', greedy: 'greedy best-first', large: 'constructive solver',
+  bidirectional: 'bidirectional BFS', greedy: 'greedy best-first', large: 'constructive solver', near: 'near-optimal solver',
 };
 
 function describeStats(d) {
@@ -353,7 +353,7 @@ function showAnswer(d) {
   $('note').hidden = !d.note && d.optimal;
   $('note').textContent = d.note
     ? `${d.note[0].toUpperCase()}${d.note.slice(1)}.`
-    : (d.optimal ? '' : 'Boards this large are answered by a quick constructive solver, not a search for the fewest moves.');
+    : (d.optimal ? '' : 'Boards this large are answered by the near-optimal solver: short answers, but not proven the fewest moves.');
   $('tiles').textContent = d.tiles_notation;
   $('tiles-box').open = d.tiles_notation.length <= 80;
   $('stats').textContent = describeStats(d);
@@ -431,7 +431,7 @@ async function hint() {
     const left = d.length - 1;
     status(left === 0
       ? `Hint: tile ${tile} slid ${dir}. Solved!`
-      : `Hint: tile ${tile} slid ${dir}. ${plural(left, 'move')} to go${d.optimal ? '' : ' (by the constructive solver)'}.`);
+      : `Hint: tile ${tile} slid ${dir}. ${plural(left, 'move')} to go${d.optimal ? '' : ' (by the near-optimal solver)'}.`);
   } catch (e) {
     status(`No hint: ${e.message}`);
   } finally {

@@ -4,7 +4,7 @@
 //! 400 for a malformed request or board, 408 for a body that did not arrive in time, 413 for a
 //! body over the limit, 415 for a body not declared as JSON, 422 for a board that cannot reach
 //! the goal, 503 when every search slot stayed busy. A search that runs out of the server's
-//! budget is answered by the constructive solver, labelled not optimal, with a `note`.
+//! budget is answered by the near-optimal solver, labelled not optimal, with a `note`.
 
 use crate::AppState;
 use axum::Json;
@@ -125,7 +125,8 @@ pub struct SolveRequest {
     height: Option<usize>,
     /// Goal board (default: tiles in order, blank last).
     goal: Option<String>,
-    /// `auto` (default), `table`, `bfs`, `bidirectional`, `astar`, `idastar`, `greedy`, `large`.
+    /// `auto` (default), `table`, `bfs`, `bidirectional`, `astar`, `idastar`, `greedy`, `large`,
+    /// `near`.
     algorithm: Option<String>,
     /// `manhattan`, `linear-conflict` or `pdb`.
     heuristic: Option<String>,
@@ -321,7 +322,7 @@ fn make_solver(state: &AppState, key: &SolverKey) -> Result<Solver, ApiError> {
         })
         .algorithm(key.algorithm)
         .heuristic(key.heuristic)
-        // Every board gets an answer: past the budget, the constructive one, labelled.
+        // Every board gets an answer: past the budget, the near-optimal one, labelled.
         .fallback(true)
         .build()
         .map_err(|e| ApiError::bad("bad_request", e.to_string()))
@@ -388,10 +389,10 @@ fn outcome_response(solver: &Solver, outcome: Outcome) -> Result<SolveResponse, 
                 .map(|p| p.partition().name.clone()),
             note: a.fallback_after.map(|kind| match kind {
                 LimitKind::Memory => "this board needs more memory than this server gives one \
-                     search; here is a longer answer found without searching"
+                     search; here is a near-optimal answer instead (maybe not the fewest moves)"
                     .to_string(),
                 _ => "this board needs a longer search than this server allows; here is a \
-                     longer answer found without searching"
+                     near-optimal answer instead (maybe not the fewest moves)"
                     .to_string(),
             }),
             stats: a.stats,

@@ -258,7 +258,7 @@ async fn bounded_under_hostile_clients() {
     assert_eq!(v["optimal"], false);
     assert!(v["note"].as_str().unwrap().contains("memory"), "{v}");
     assert!(threads_and_rss().1 <= rss0 + 400);
-    // A large board's constructive answer stops when its client goes: the slot is free again
+    // A large board's near-optimal answer stops when its client goes: the slot is free again
     // well before the answer would have been finished.
     let (_, v) = s.get("/api/scramble?width=16&height=16").await;
     let sixteen = json!({"board": v["board"], "width": 16, "height": 16});

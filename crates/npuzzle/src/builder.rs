@@ -15,6 +15,7 @@ use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::PdbError;
 use crate::heuristic::pdb_file::PdbCache;
 use crate::heuristic::pdb_set::{Partition, PdbEvent, PdbSet};
+use crate::near::Effort;
 use crate::search::Limits;
 use crate::search::engine::MAX_CELLS;
 use crate::solver::{Algorithm, SolveError, Solver};
@@ -226,6 +227,7 @@ pub struct SolverBuilder {
     loaded: Vec<Arc<PdbSet>>,
     fallback: bool,
     single_thread: bool,
+    effort: Effort,
 }
 
 impl SolverBuilder {
@@ -240,6 +242,7 @@ impl SolverBuilder {
             loaded: Vec::new(),
             fallback: false,
             single_thread: false,
+            effort: Effort::default(),
         }
     }
 
@@ -274,10 +277,16 @@ impl SolverBuilder {
         self
     }
 
-    /// Answer with the constructive solver (labelled not optimal) when a search hits a limit
+    /// Answer with the near-optimal solver (labelled not optimal) when a search hits a limit
     /// (see [`Solver::with_fallback`]).
     pub fn fallback(mut self, fallback: bool) -> SolverBuilder {
         self.fallback = fallback;
+        self
+    }
+
+    /// How long the near-optimal solver may work for a shorter answer (see [`Effort`]).
+    pub fn effort(mut self, effort: Effort) -> SolverBuilder {
+        self.effort = effort;
         self
     }
 
@@ -293,7 +302,7 @@ impl SolverBuilder {
         let shape = self.goal.shape();
         self.heuristic == Some(HeuristicKind::Pdb)
             || (self.heuristic.is_none()
-                && self.algorithm == Algorithm::Auto
+                && matches!(self.algorithm, Algorithm::Auto | Algorithm::Near)
                 && !Table::supports(shape)
                 && (16..=MAX_CELLS).contains(&shape.cells()))
     }
@@ -309,9 +318,27 @@ impl SolverBuilder {
                 (s.goal() == &canonical || s.goal() == &self.goal)
                     && named.is_none_or(|n| s.partition().name == n)
             });
+            // The near-optimal solver must answer quickly: it builds only small databases,
+            // and without a cached set it builds the quick one for the shape.
+            let near = self.algorithm == Algorithm::Near && !explicit && named.is_none();
+            let source = PdbSource {
+                build: if near {
+                    self.source.build.min(Building::Quick)
+                } else {
+                    self.source.build
+                },
+                ..self.source.clone()
+            };
+            let provided = source.provide(&self.goal).and_then(|set| match set {
+                None if near => Partition::quick_for(self.goal.shape())
+                    .filter(|p| source.build.allows(p, self.goal.shape()))
+                    .map(|p| source.load(&canonical, p))
+                    .transpose(),
+                set => Ok(set),
+            });
             let set = match loaded {
                 Some(s) => Some(s.clone()),
-                None => match self.source.provide(&self.goal) {
+                None => match provided {
                     Ok(set) => set,
                     Err(e) if explicit || named.is_some() => {
                         return Err(SolveError::Pdb(e.to_string()));
@@ -328,6 +355,7 @@ impl SolverBuilder {
                         |s| {
                             s.with_fallback(self.fallback)
                                 .with_single_thread(self.single_thread)
+                                .with_effort(self.effort)
                         },
                     );
                 }
@@ -360,6 +388,7 @@ impl SolverBuilder {
         Solver::new(self.goal, algorithm, heuristic, self.limits).map(|s| {
             s.with_fallback(self.fallback)
                 .with_single_thread(self.single_thread)
+                .with_effort(self.effort)
         })
     }
 }

@@ -31,6 +31,7 @@ pub mod fuzzing;
 pub mod heuristic;
 pub mod judge;
 pub mod large;
+pub mod near;
 pub mod parity;
 pub mod parse;
 pub mod random;

@@ -15,6 +15,7 @@ use crate::heuristic::{
     Heuristic, HeuristicKind, LinearConflict, LinearConflictEval, LongLineConflictEval, Manhattan,
     ManhattanEval,
 };
+use crate::near::Effort;
 use crate::search::engine::{self, MAX_CELLS};
 use crate::search::move_pruning::MovePruner;
 use crate::search::{self, Limits, SearchError, Stats};
@@ -44,11 +45,14 @@ pub enum Algorithm {
     Greedy,
     /// Constructive line-by-line solver for any size (quick, not optimal).
     Large,
+    /// Near-optimal answers for any size (weighted IDA*, after peeling lines on boards past
+    /// 32 cells; see [`crate::near`]): short, quick, not optimal.
+    Near,
 }
 
 impl Algorithm {
     /// Every concrete method, in teaching order.
-    pub const ALL: [Algorithm; 7] = [
+    pub const ALL: [Algorithm; 8] = [
         Algorithm::Table,
         Algorithm::Bfs,
         Algorithm::Bidirectional,
@@ -56,6 +60,7 @@ impl Algorithm {
         Algorithm::IdaStar,
         Algorithm::Greedy,
         Algorithm::Large,
+        Algorithm::Near,
     ];
 
     /// Name as used on the command line.
@@ -69,6 +74,7 @@ impl Algorithm {
             Algorithm::IdaStar => "idastar",
             Algorithm::Greedy => "greedy",
             Algorithm::Large => "large",
+            Algorithm::Near => "near",
         }
     }
 
@@ -82,14 +88,14 @@ impl Algorithm {
 
     /// Whether the method always returns a fewest-moves solution.
     pub fn is_optimal(self) -> bool {
-        !matches!(self, Algorithm::Greedy | Algorithm::Large)
+        !matches!(self, Algorithm::Greedy | Algorithm::Large | Algorithm::Near)
     }
 
     /// Whether the method uses a heuristic.
     pub fn uses_heuristic(self) -> bool {
         matches!(
             self,
-            Algorithm::AStar | Algorithm::IdaStar | Algorithm::Greedy
+            Algorithm::AStar | Algorithm::IdaStar | Algorithm::Greedy | Algorithm::Near
         )
     }
 }
@@ -189,6 +195,8 @@ pub struct Solver {
     fallback: bool,
     /// Keep every search on one core (deterministic node counts, e.g. for comparisons).
     single_thread: bool,
+    /// How long the near-optimal solver may work for a shorter answer.
+    effort: Effort,
 }
 
 /// A piece of work for the IDA* engine, run with whichever evaluator a solver uses (see
@@ -207,6 +215,26 @@ trait EngineJob {
 struct Run<'a> {
     limits: &'a Limits,
     parallel: bool,
+}
+
+/// A whole weighted IDA* search (the near-optimal solver's ladder rungs).
+struct WeightedRun<'a> {
+    weight: (u32, u32),
+    limits: &'a Limits,
+    parallel: bool,
+}
+
+impl EngineJob for WeightedRun<'_> {
+    type Out = search::Found;
+    fn run<E: engine::Evaluator>(
+        self,
+        board: &Board,
+        eval: &E,
+        pruner: &MovePruner,
+    ) -> Result<search::Found, SearchError> {
+        let weighted = engine::Weighted::new(eval, self.weight.0, self.weight.1);
+        engine::run(board, &weighted, pruner, self.limits, self.parallel)
+    }
 }
 
 impl EngineJob for Run<'_> {
@@ -319,7 +347,10 @@ impl Solver {
             None
         };
         let fits = goal.shape().cells() <= MAX_CELLS
-            && matches!(algorithm, Algorithm::Auto | Algorithm::IdaStar)
+            && matches!(
+                algorithm,
+                Algorithm::Auto | Algorithm::IdaStar | Algorithm::Near
+            )
             && table.is_none();
         let (heuristics, fast) = match heuristic {
             HeuristicKind::Manhattan => {
@@ -356,6 +387,7 @@ impl Solver {
             fast: fast.map(Arc::new),
             fallback: false,
             single_thread: false,
+            effort: Effort::default(),
         })
     }
 
@@ -388,7 +420,18 @@ impl Solver {
         Ok(solver)
     }
 
-    /// The same solver, answering with the constructive solver (not optimal, and labelled so)
+    /// The same solver, with the near-optimal solver working at `effort` (see [`Effort`]).
+    pub fn with_effort(mut self, effort: Effort) -> Solver {
+        self.effort = effort;
+        self
+    }
+
+    /// The effort of the near-optimal solver.
+    pub fn effort(&self) -> Effort {
+        self.effort
+    }
+
+    /// The same solver, answering with the near-optimal solver (not optimal, and labelled so)
     /// when a search hits a time, node or memory limit (but not when cancelled).
     pub fn with_fallback(mut self, fallback: bool) -> Solver {
         self.fallback = fallback;
@@ -441,7 +484,7 @@ impl Solver {
         match (self.algorithm, &self.table) {
             (Algorithm::Auto, Some(_)) => Algorithm::Table,
             (Algorithm::Auto, None) if self.pdbs().is_none() && self.goal.shape().cells() > 16 => {
-                Algorithm::Large
+                Algorithm::Near
             }
             (Algorithm::Auto, None) => Algorithm::IdaStar,
             (a, _) => a,
@@ -515,8 +558,13 @@ impl Solver {
     /// Whether this solver's searches run on the IDA* engine (with its Manhattan,
     /// linear-conflict or pattern-database evaluator).
     pub fn uses_engine(&self) -> bool {
-        self.effective_algorithm() == Algorithm::IdaStar
-            && (self.fast.is_some() || matches!(self.heuristics, Heuristics::Pdb { .. }))
+        self.effective_algorithm() == Algorithm::IdaStar && self.has_engine_evaluator()
+    }
+
+    /// Whether the solver has an evaluator for the IDA* engine (Manhattan, linear conflict
+    /// or pattern databases, on a board of at most 32 cells).
+    fn has_engine_evaluator(&self) -> bool {
+        (self.fast.is_some() || matches!(self.heuristics, Heuristics::Pdb { .. }))
             && self.goal.shape().cells() <= MAX_CELLS
     }
 
@@ -531,7 +579,11 @@ impl Solver {
         board
             .check_same_shape(&self.goal)
             .map_err(SearchError::from)?;
-        if !self.uses_engine() {
+        let engine_method = matches!(
+            self.effective_algorithm(),
+            Algorithm::IdaStar | Algorithm::Near
+        );
+        if !engine_method || !self.has_engine_evaluator() {
             return Err(SearchError::Unsupported(format!(
                 "this solver ({}) does not search with the IDA* engine",
                 self.effective_algorithm().name()
@@ -594,6 +646,59 @@ impl Solver {
         Ok(r)
     }
 
+    /// The near-optimal answer (see [`crate::near`]): the weighted ladder on the engine with
+    /// this solver's evaluator for boards of at most 32 cells, else peeling lines and the
+    /// ladder on the last region with its own linear-conflict (or Manhattan) solver.
+    fn near(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        parallel: bool,
+    ) -> Result<search::Found, SearchError> {
+        let as_search = |e: SolveError| match e {
+            SolveError::Search(e) => e,
+            other => SearchError::Unsupported(other.to_string()),
+        };
+        if self.has_engine_evaluator() {
+            return crate::near::weighted_ladder(
+                board,
+                &self.goal,
+                self.effort,
+                limits,
+                |weight, limits| {
+                    let job = WeightedRun {
+                        weight,
+                        limits,
+                        parallel,
+                    };
+                    self.engine_job(board, job)
+                        .map(|((s, stats), back)| (back.solution(s), stats))
+                        .map_err(as_search)
+                },
+            );
+        }
+        let heuristic = match self.heuristic {
+            HeuristicKind::Manhattan => HeuristicKind::Manhattan,
+            _ => HeuristicKind::LinearConflict,
+        };
+        crate::near::solve_by_peeling(
+            board,
+            &self.goal,
+            self.effort,
+            limits,
+            |start, goal, limits| {
+                let core = Solver::new(goal.clone(), Algorithm::Near, heuristic, limits.clone())
+                    .map_err(as_search)?
+                    .with_effort(self.effort)
+                    .with_single_thread(!parallel);
+                if !core.has_engine_evaluator() {
+                    return crate::large::solve_large(start, goal, limits);
+                }
+                core.near(start, limits, parallel)
+            },
+        )
+    }
+
     fn run<H: Heuristic + ?Sized>(
         &self,
         algorithm: Algorithm,
@@ -650,7 +755,9 @@ impl Solver {
         // small boards stay on one core (a batch already keeps every core busy).
         let parallel =
             !self.single_thread && (self.pdbs().is_some() || self.goal.shape().cells() > 16);
-        let found = if self.uses_engine() {
+        let found = if algorithm == Algorithm::Near {
+            self.near(board, limits, parallel)
+        } else if self.uses_engine() {
             self.engine_job(board, Run { limits, parallel })
                 .map_err(|e| match e {
                     SolveError::Search(e) => e,
@@ -690,8 +797,7 @@ impl Solver {
                     cancel: limits.cancel.clone(),
                     ..Limits::default()
                 };
-                let (solution, mut stats) =
-                    crate::large::solve_large(board, &self.goal, &fallback_limits)?;
+                let (solution, mut stats) = self.near(board, &fallback_limits, parallel)?;
                 stats.expanded += l.stats.expanded;
                 stats.peak_stored = stats.peak_stored.max(l.stats.peak_stored);
                 stats.generated += l.stats.generated;
@@ -700,8 +806,8 @@ impl Solver {
                     solution,
                     stats,
                     optimal: false,
-                    algorithm: Algorithm::Large,
-                    heuristic: None,
+                    algorithm: Algorithm::Near,
+                    heuristic: Some(self.heuristic),
                     fallback_after: Some(l.kind),
                 }))
             }

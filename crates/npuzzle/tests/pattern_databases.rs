@@ -217,14 +217,11 @@ fn the_builder_chooses_databases_by_one_rule() {
     assert_eq!(s.heuristic(), HeuristicKind::LinearConflict);
     let e = make(&goal, Algorithm::IdaStar, Some(HeuristicKind::Pdb), false).unwrap_err();
     assert!(e.to_string().contains("no pattern databases"), "{e}");
-    // 3x3 has its table; 5x5 wants databases, and without them auto is the constructive solver
+    // 3x3 has its table; 5x5 wants databases, and without them auto is the near-optimal solver
     assert!(!SolverBuilder::new(Board::goal(Shape::new(3, 3).unwrap())).wants_pdbs());
     let five = SolverBuilder::new(Board::goal(Shape::new(5, 5).unwrap()));
     assert!(five.wants_pdbs());
-    assert_eq!(
-        five.build().unwrap().effective_algorithm(),
-        Algorithm::Large
-    );
+    assert_eq!(five.build().unwrap().effective_algorithm(), Algorithm::Near);
     // an explicitly named partition on 5x5 is built (in memory, no cache) and used
     let source = PdbSource {
         partition: Some("blocks-3".into()),

@@ -64,3 +64,34 @@ proptest! {
         prop_assert_eq!(npuzzle::parity::is_solvable_by_inversions(&b), true);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The near-optimal solver answers every solvable board of any shape toward any goal with
+    /// moves that replay to the goal, and never calls them optimal.
+    #[test]
+    fn near_answers_replay(w in 2usize..=12, h in 2usize..=12, seed in any::<u64>()) {
+        use npuzzle::{Algorithm, Outcome, Solver};
+        use rand::SeedableRng;
+        let shape = Shape::new(w, h).unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let goal = npuzzle::random::random_board(shape, &mut rng);
+        let b = npuzzle::random::random_solvable(&goal, &mut rng);
+        let s = Solver::new(
+            goal.clone(),
+            Algorithm::Near,
+            npuzzle::heuristic::HeuristicKind::LinearConflict,
+            Default::default(),
+        )
+        .unwrap()
+        .with_single_thread(true);
+        match s.solve(&b).unwrap() {
+            Outcome::Solved(a) => {
+                a.solution.verify(&b, &goal).unwrap();
+                prop_assert!(!a.optimal);
+            }
+            Outcome::Unsolvable => prop_assert!(false, "solvable board reported unsolvable"),
+        }
+    }
+}

@@ -136,17 +136,19 @@ def solver(
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     single_thread: bool = False,
+    effort: int = 1,
 ) -> Solver:
     """The shared ``Solver`` for these options (made once, kept among the last few used).
 
     ``build`` says which pattern databases may be built when not cached: ``"quick"`` (the
     default: seconds, e.g. 4x4), ``"always"`` (5x5's take minutes and 510 MB) or ``"never"``.
     ``single_thread`` keeps each search on one core (for schedulers that give one core per
-    task).
+    task). ``effort`` (1 to 5) lets the near-optimal solver (``algorithm="near"``, and ``"auto"``
+    past 32 cells) work longer for shorter answers.
     """
     key = (
         _key(size), _key(goal), algorithm, heuristic, pdb_dir, partition, build, timeout, max_nodes,
-        single_thread,
+        single_thread, effort,
     )
     with _SOLVERS_LOCK:
         found = _SOLVERS.get(key)
@@ -164,6 +166,7 @@ def solver(
         timeout=timeout,
         max_nodes=max_nodes,
         single_thread=single_thread,
+        effort=effort,
     )
     with _SOLVERS_LOCK:
         _SOLVERS[key] = made
@@ -184,19 +187,22 @@ def solve(
     build: str = "quick",
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
+    effort: int = 1,
 ) -> Optional[Solution]:
     """Solves one board: a ``Solution`` (``.moves``, ``.tiles``, ``.length``, ``.optimal``,
     ``.algorithm``, ``.stats``), or ``None`` when the board cannot reach the goal.
 
     ``algorithm`` is ``"auto"`` (optimal up to 5x5 where databases are available, the
-    constructive solver beyond), ``"table"``, ``"bfs"``, ``"bidirectional"``, ``"astar"``,
-    ``"idastar"``, ``"greedy"`` or ``"large"``; ``heuristic`` is ``"manhattan"``,
+    near-optimal solver beyond), ``"table"``, ``"bfs"``, ``"bidirectional"``, ``"astar"``,
+    ``"idastar"``, ``"greedy"``, ``"large"`` (constructive: quick, long answers) or ``"near"``
+    (near-optimal: short answers quickly, any size; ``effort`` 1 to 5 trades time for
+    length); ``heuristic`` is ``"manhattan"``,
     ``"linear-conflict"`` or ``"pdb"``. Raises ``ValueError`` for a bad board or option and
     ``SearchLimitError`` when ``timeout`` (seconds) or ``max_nodes`` stops the search.
     """
     s = solver(
         _size_of(board, size), goal, algorithm=algorithm, heuristic=heuristic, pdb_dir=pdb_dir,
-        partition=partition, build=build, timeout=timeout, max_nodes=max_nodes,
+        partition=partition, build=build, timeout=timeout, max_nodes=max_nodes, effort=effort,
     )
     return s.solve(board)
 
@@ -214,6 +220,7 @@ def solve_many(
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     errors: str = "raise",
+    effort: int = 1,
 ) -> List[Union[Solution, None, Failure]]:
     """Solves boards in parallel on all cores, with the GIL released; results in input order
     (``None`` for a board that cannot reach the goal).
@@ -232,6 +239,7 @@ def solve_many(
     s = solver(
         batch_size, goal, algorithm=algorithm, heuristic=heuristic,
         pdb_dir=pdb_dir, partition=partition, build=build, timeout=timeout, max_nodes=max_nodes,
+        effort=effort,
     )
     return s.solve_many(boards, errors=errors)
 
@@ -249,6 +257,7 @@ def lengths(
     timeout: Optional[float] = None,
     max_nodes: Optional[int] = None,
     errors: str = "raise",
+    effort: int = 1,
 ) -> "numpy.ndarray":
     """The answer length of every board as a NumPy ``int32`` array (optimal where the method
     is), solved in parallel without building result objects: the way to label millions of
@@ -268,7 +277,7 @@ def lengths(
         return np.full(len(boards), -2, dtype=np.int32)
     s = solver(
         batch_size, goal, algorithm=algorithm, heuristic=heuristic, pdb_dir=pdb_dir,
-        partition=partition, build=build, timeout=timeout, max_nodes=max_nodes,
+        partition=partition, build=build, timeout=timeout, max_nodes=max_nodes, effort=effort,
     )
     out = np.frombuffer(s.lengths_bytes(boards), dtype="<i4").astype(np.int32)
     if errors == "raise":

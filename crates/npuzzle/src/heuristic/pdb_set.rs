@@ -160,6 +160,26 @@ impl Partition {
         }
     }
 
+    /// The strongest compact-blocks partition of `shape` that builds in seconds (at most
+    /// [`crate::builder::QUICK_BUILD_ENTRIES`] entries in all), e.g. `blocks-5` on 5×5: what
+    /// the near-optimal solver builds when nothing stronger is cached.
+    pub fn quick_for(shape: Shape) -> Option<Partition> {
+        let n = shape.cells();
+        if !(4..=super::pdb::MAX_PDB_CELLS).contains(&n) {
+            return None;
+        }
+        (1..=super::pdb::MAX_PATTERN_TILES.min(n - 1))
+            .rev()
+            .filter_map(|k| Partition::blocks(shape, k))
+            .find(|p| {
+                p.patterns
+                    .iter()
+                    .map(|t| crate::rank::permutations_count(n, t.len()))
+                    .sum::<u64>()
+                    <= crate::builder::QUICK_BUILD_ENTRIES
+            })
+    }
+
     /// The presets for `shape`, strongest first, then its default (the order `auto` looks for
     /// them in the cache).
     pub fn candidates(shape: Shape) -> Vec<Partition> {

@@ -1,0 +1,318 @@
+//! Short answers where an optimal search is out of reach: the near-optimal solver (`near`).
+//!
+//! Optimal search ends around 5×5 (and there only with large databases and minutes per hard
+//! board); the constructive solver of [`crate::large`] answers anything, but with about 2.5
+//! to 5 times the Manhattan bound. Between the two, this solver aims at answers close to the
+//! optimum in about the time it takes to show them. It is never labelled optimal.
+//!
+//! - **Boards of at most 32 cells** (5×5, 4×6, 3×8 …): weighted IDA* on the one engine
+//!   ([`crate::search::engine::Weighted`] around the solver's own evaluator: pattern
+//!   databases where the solver has them, else linear conflict). A ladder of weights runs
+//!   from coarse to fine, each run under a node allowance; the shortest answer found is kept.
+//!   Weighted IDA* with weight w answers within about w times the optimum, after far fewer
+//!   states than the optimal search.
+//! - **Larger boards**: the lines of [`crate::large`] are peeled until at most
+//!   [`CORE_CELLS`] cells are left, and that region is finished by the ladder above. While
+//!   peeling, every placement weighs what its moves do to the other tiles
+//!   ([`Placement::WeighOthers`]): of two routes for the blank, the one that carries more
+//!   tiles toward home is preferred even when it is a little longer, since those tiles then
+//!   have less far to go.
+//!
+//! [`Effort`] trades time for length: more rungs on the ladder with larger allowances, and on
+//! boards past 256 cells larger rectangles searched whole for each placement. Time and
+//! memory grow with the answer (the peeling is windowed on large boards), and every limit of
+//! the caller applies; if no rung finishes within its allowance the constructive answer is
+//! given, so the solver always answers a solvable board.
+
+use crate::board::Board;
+use crate::large::{Placement, reduce};
+use crate::search::{Found, LimitExceeded, LimitKind, Limits, SearchError, Stats};
+use crate::solution::Solution;
+use std::time::Instant;
+
+/// The largest region left for the weighted search after peeling (5×5, 4×6, 3×8, 2×12).
+pub const CORE_CELLS: usize = 25;
+
+/// How much time the near-optimal solver may spend for a shorter answer: 1 (quickest) to
+/// [`Effort::MAX`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Effort(u8);
+
+impl Effort {
+    /// The most effort.
+    pub const MAX: u8 = 5;
+
+    /// Effort `level`, 1 to [`Effort::MAX`]; `None` outside.
+    pub fn new(level: u8) -> Option<Effort> {
+        (1..=Self::MAX).contains(&level).then_some(Effort(level))
+    }
+
+    /// The level, 1 to [`Effort::MAX`].
+    pub fn level(self) -> u8 {
+        self.0
+    }
+
+    /// On boards past 256 cells, the largest rectangle searched whole for one placement.
+    fn whole_cells(self) -> usize {
+        [400, 900, 1600, 2500, 4096][(self.0 as usize - 1).min(4)]
+    }
+
+    /// The weights tried, coarse to fine (as `num / den`), and the states each may expand.
+    fn ladder(self) -> impl Iterator<Item = ((u32, u32), u64)> {
+        const WEIGHTS: [(u32, u32); 6] = [(3, 1), (2, 1), (3, 2), (5, 4), (9, 8), (17, 16)];
+        let rungs = 2 + self.0 as usize;
+        let allowance = 2_000_000u64 << (2 * (self.0 as u64 - 1));
+        WEIGHTS.into_iter().take(rungs).map(move |w| (w, allowance))
+    }
+}
+
+impl Default for Effort {
+    fn default() -> Self {
+        Effort(1)
+    }
+}
+
+/// Runs weighted IDA* (through `run`, given a weight and limits) down the effort's ladder on a
+/// board of at most 32 cells, and keeps the shortest answer; the constructive answer when no
+/// rung finishes within its allowance. The caller's limits bound the whole.
+pub(crate) fn weighted_ladder(
+    start: &Board,
+    goal: &Board,
+    effort: Effort,
+    limits: &Limits,
+    run: impl Fn((u32, u32), &Limits) -> Result<Found, SearchError>,
+) -> Result<Found, SearchError> {
+    let started = Instant::now();
+    let mut best: Option<Solution> = None;
+    let mut total = Stats::default();
+    for (weight, allowance) in effort.ladder() {
+        let used = total.expanded;
+        let left_for_caller = limits.max_nodes.map(|m| m.saturating_sub(used));
+        let (cap, ours) = match left_for_caller {
+            Some(left) if left <= allowance => (left, false),
+            _ => (allowance, true),
+        };
+        let rung = Limits {
+            max_nodes: Some(cap),
+            max_time: limits.max_time.map(|t| t.saturating_sub(started.elapsed())),
+            ..limits.clone()
+        };
+        match run(weight, &rung) {
+            Ok((s, stats)) => {
+                add(&mut total, &stats);
+                if best.as_ref().is_none_or(|b| s.len() < b.len()) {
+                    best = Some(s);
+                }
+            }
+            Err(SearchError::Limit(l)) => {
+                add(&mut total, &l.stats);
+                // A finer weight would cost more: stop at the first rung past its allowance.
+                if !(ours && l.kind == LimitKind::Nodes) && best.is_none() {
+                    return Err(SearchError::Limit(LimitExceeded {
+                        kind: l.kind,
+                        stats: total_with_time(total, started),
+                    }));
+                }
+                break;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    let solution = match best {
+        Some(s) => s,
+        None => {
+            let fallback = Limits {
+                max_nodes: None,
+                ..limits.clone()
+            };
+            let (s, stats) = crate::large::solve_large(start, goal, &fallback)?;
+            add(&mut total, &stats);
+            s
+        }
+    };
+    Ok((solution, total_with_time(total, started)))
+}
+
+fn add(total: &mut Stats, s: &Stats) {
+    total.expanded += s.expanded;
+    total.generated += s.generated;
+    total.peak_stored = total.peak_stored.max(s.peak_stored);
+}
+
+fn total_with_time(mut total: Stats, started: Instant) -> Stats {
+    total.elapsed = started.elapsed();
+    total
+}
+
+/// Near-optimal answer for a board of more than 32 cells (see the module docs): peel, then
+/// finish the last region with `core` (the weighted ladder on that region's own board and
+/// goal).
+pub(crate) fn solve_by_peeling(
+    start: &Board,
+    goal: &Board,
+    effort: Effort,
+    limits: &Limits,
+    core: impl Fn(&Board, &Board, &Limits) -> Result<Found, SearchError>,
+) -> Result<Found, SearchError> {
+    let started = Instant::now();
+    let placement = Placement::WeighOthers {
+        whole_cells: effort.whole_cells(),
+    };
+    let reduced = reduce(start, goal, limits, placement, |r, c| r * c <= CORE_CELLS)?;
+    let (sub_start, sub_goal) = reduced.region(goal)?;
+    let (rest, stats) = core(&sub_start, &sub_goal, limits)?;
+    Ok(reduced.finish(rest.moves(), &stats, started))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::HeuristicKind;
+    use crate::search::LimitKind;
+    use crate::solver::{Algorithm, Answer, Outcome, Solver};
+    use crate::table::Table;
+    use crate::{Board, Shape};
+    use rand::SeedableRng;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    fn near(goal: &Board, effort: u8) -> Solver {
+        Solver::new(
+            goal.clone(),
+            Algorithm::Near,
+            HeuristicKind::LinearConflict,
+            Limits::default(),
+        )
+        .unwrap()
+        .with_effort(Effort::new(effort).unwrap())
+        .with_single_thread(true)
+    }
+
+    fn solved(s: &Solver, b: &Board) -> Answer {
+        match s.solve(b).unwrap() {
+            Outcome::Solved(a) => a,
+            Outcome::Unsolvable => panic!("{b:?} reported unsolvable"),
+        }
+    }
+
+    #[test]
+    fn answers_replay_on_every_size_and_are_never_called_optimal() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(3);
+        for (w, h) in [
+            (2, 2),
+            (3, 3),
+            (4, 4),
+            (5, 5),
+            (2, 7),
+            (7, 2),
+            (3, 9),
+            (6, 6),
+            (10, 10),
+            (17, 16),
+            (2, 128),
+            (128, 2),
+            (3, 40),
+        ] {
+            let shape = Shape::new(w, h).unwrap();
+            // The usual goals and a random one.
+            let random_goal = crate::random::random_board(shape, &mut rng);
+            for goal in [
+                Board::goal(shape),
+                Board::goal_blank_first(shape),
+                random_goal,
+            ] {
+                let s = near(&goal, 1);
+                let b = crate::random::random_solvable(&goal, &mut rng);
+                let a = solved(&s, &b);
+                a.solution.verify(&b, &goal).unwrap();
+                assert!(!a.optimal, "{shape}");
+                assert_eq!(a.algorithm, Algorithm::Near);
+                assert_eq!(solved(&s, &goal).solution.len(), 0);
+            }
+        }
+    }
+
+    #[test]
+    fn lengths_stay_within_the_coarsest_weight_of_the_optimum() {
+        // Weighted IDA* with weight 3 over an admissible heuristic is at most 3 times the
+        // optimum; the ladder keeps the shortest of its rungs. Optima from the complete table.
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let table = Table::build(&goal).unwrap();
+        let s = near(&goal, 1);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(5);
+        for _ in 0..200 {
+            let b = crate::random::random_solvable(&goal, &mut rng);
+            let opt = table.distance(&b).unwrap() as usize;
+            let len = solved(&s, &b).solution.len();
+            assert!(
+                len >= opt && len <= 3 * opt,
+                "{b:?}: {len} vs optimum {opt}"
+            );
+        }
+    }
+
+    #[test]
+    fn more_effort_is_never_longer() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        for (w, h) in [(4, 4), (5, 5), (8, 7)] {
+            let goal = Board::goal(Shape::new(w, h).unwrap());
+            let (one, two) = (near(&goal, 1), near(&goal, 2));
+            for _ in 0..3 {
+                let b = crate::random::random_solvable(&goal, &mut rng);
+                let (a, c) = (solved(&one, &b), solved(&two, &b));
+                c.solution.verify(&b, &goal).unwrap();
+                assert!(c.solution.len() <= a.solution.len(), "{w}x{h}");
+            }
+        }
+    }
+
+    #[test]
+    fn limits_and_cancellation_stop_it() {
+        let goal = Board::goal(Shape::new(100, 100).unwrap());
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        let b = crate::random::random_solvable(&goal, &mut rng);
+        let s = near(&goal, 1);
+        let quick = Limits {
+            max_time: Some(Duration::from_millis(20)),
+            ..Limits::default()
+        };
+        let started = std::time::Instant::now();
+        let e = s.solve_within(&b, &quick).unwrap_err();
+        assert!(e.limit_stats().is_some(), "{e}");
+        assert!(started.elapsed() < Duration::from_secs(2));
+        let cancel = Arc::new(AtomicBool::new(true));
+        let cancelled = Limits {
+            cancel: Some(cancel),
+            ..Limits::default()
+        };
+        let e = s.solve_within(&b, &cancelled).unwrap_err();
+        assert!(e.limit_stats().is_some(), "{e}");
+    }
+
+    #[test]
+    fn fallback_answers_a_search_past_its_limit() {
+        // Korf's 15-puzzle #1 (57 moves) with plain IDA* and Manhattan under 1,000 states.
+        let goal = Board::goal_blank_first(Shape::new(4, 4).unwrap());
+        let b = Board::parse("14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3").unwrap();
+        let limits = Limits {
+            max_nodes: Some(1000),
+            ..Limits::default()
+        };
+        let s = Solver::new(
+            goal.clone(),
+            Algorithm::IdaStar,
+            HeuristicKind::Manhattan,
+            limits,
+        )
+        .unwrap();
+        assert!(s.solve(&b).is_err());
+        let a = solved(&s.with_fallback(true), &b);
+        a.solution.verify(&b, &goal).unwrap();
+        assert_eq!(
+            (a.optimal, a.algorithm, a.fallback_after),
+            (false, Algorithm::Near, Some(LimitKind::Nodes))
+        );
+        assert!(a.solution.len() >= 57);
+    }
+}
