@@ -181,3 +181,22 @@ def test_searches_release_the_gil(pdb_dir):
         spins += 1
     worker.join()
     assert spins > 10000, spins
+
+
+def test_near_optimal_answers_any_size_and_is_never_called_optimal():
+    table = npuzzle.distance_table("3x3")
+    for board in npuzzle.scramble("3x3", 50, seed=3):
+        s = npuzzle.solve(board, algorithm="near")
+        assert s is not None and not s.optimal and s.algorithm == "near"
+        optimum = int(table[npuzzle.rank(board)])
+        assert optimum <= replays(board, s) <= 3 * optimum
+    for size in ["12x12", "2x40", "40x2"]:
+        board = npuzzle.scramble(size, 1, seed=5)[0]
+        quick = npuzzle.solve(board, size=size, algorithm="near")
+        more = npuzzle.solve(board, size=size, algorithm="near", effort=2)
+        auto = npuzzle.solve(board, size=size)
+        for s in (quick, more, auto):
+            assert not s.optimal and s.algorithm == "near"
+            replays(board, s, size=size)
+    with pytest.raises(ValueError, match="effort"):
+        npuzzle.solve("1 2 3 4 5 6 7 x 8", algorithm="near", effort=9)

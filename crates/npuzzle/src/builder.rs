@@ -7,8 +7,9 @@
 //! caller names is loaded or built; otherwise the strongest partition already cached for the
 //! shape is loaded (see [`Partition::candidates`]), and when none is, the shape's default
 //! ([`Partition::default_for`]) is built if the source allows building. `auto` without
-//! databases on a board over 16 cells answers with the constructive solver (not optimal), since
-//! an optimal search without them is hopeless there.
+//! databases on a board over 16 cells answers with the near-optimal solver (not optimal), since
+//! an optimal search without them is hopeless there. The near-optimal solver (`near`) uses the
+//! strongest cached set too, but builds only quick ones ([`Partition::quick_for`]).
 
 use crate::board::{Board, Shape};
 use crate::heuristic::HeuristicKind;

@@ -3,7 +3,7 @@
 //! `auto` answers from a complete table where the board has one (at most 10 cells: 3×3, 2×5 …),
 //! runs IDA* over pattern databases when the solver was given them (boards of 16 to 32 cells,
 //! see [`crate::builder`], which decides and provides them), IDA* with linear conflict otherwise
-//! up to 16 cells, and the constructive (not optimal) solver of [`crate::large`] beyond. Every
+//! up to 16 cells, and the near-optimal (not optimal) solver of [`crate::near`] beyond. Every
 //! IDA* runs on the one engine of [`crate::search::engine`]. With pattern databases every board is first mapped into the databases'
 //! canonical goal space ([`crate::symmetry`]) and the moves mapped back. An
 //! explicit [`Algorithm`] picks any search for teaching and comparison. Everything a search needs
