@@ -136,7 +136,7 @@ def test_goals_sizes_and_errors():
 def test_large_boards_are_answered_not_optimally():
     b = npuzzle.scramble("10x10", 1, seed=4)[0]
     s = npuzzle.solve(b)
-    assert not s.optimal and s.algorithm == "large"
+    assert not s.optimal and s.algorithm == "near"
     replays(b, s)
 
 
