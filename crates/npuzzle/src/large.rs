@@ -201,15 +201,7 @@ impl Builder<'_> {
         let mut queue = VecDeque::from([from]);
         while let Some(c) = queue.pop_front() {
             if goal(c) {
-                let mut path = vec![c];
-                let mut at = c;
-                while at != from {
-                    at = self.parent[at] as usize;
-                    path.push(at);
-                }
-                path.pop();
-                path.reverse();
-                return Some(path);
+                return Some(self.cells_back(from, c));
             }
             for m in Move::ALL {
                 let Some(nb) = shape.neighbour(c, m) else {
@@ -224,6 +216,19 @@ impl Builder<'_> {
             }
         }
         None
+    }
+
+    /// The cells from `from` (excluded) to `to`, following `parent` links back from `to`.
+    fn cells_back(&self, from: usize, to: usize) -> Vec<usize> {
+        let mut path = vec![to];
+        let mut at = to;
+        while at != from {
+            at = self.parent[at] as usize;
+            path.push(at);
+        }
+        path.pop();
+        path.reverse();
+        path
     }
 
     /// The blank's cheapest walk over unlocked cells, never through `avoid`, to the first cell
@@ -252,15 +257,7 @@ impl Builder<'_> {
                 continue;
             }
             if goal(c) {
-                let mut path = vec![c];
-                let mut at = c;
-                while at != from {
-                    at = self.parent[at] as usize;
-                    path.push(at);
-                }
-                path.pop();
-                path.reverse();
-                return Some(path);
+                return Some(self.cells_back(from, c));
             }
             for m in Move::ALL {
                 let Some(nb) = shape.neighbour(c, m) else {
