@@ -112,7 +112,7 @@ pub enum Which {
         #[arg(long, value_enum, value_delimiter = ',', default_value = "near,large")]
         algorithms: Vec<AlgorithmArg>,
         /// The near-optimal solver's effort, 1 to 5.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=5))]
+        #[arg(long, value_name = "1-5", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=5))]
         effort: u8,
         /// Skip Korf's 50 24-puzzles on 5×5.
         #[arg(long)]

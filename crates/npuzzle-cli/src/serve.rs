@@ -22,7 +22,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=64))]
     pub heavy: u8,
     /// Megabytes that all running searches together may hold (split between the --heavy
-    /// slots; a search that needs more is answered without searching, labelled not optimal).
+    /// slots; a search that needs more is answered by the near-optimal solver, labelled).
     #[arg(long, value_name = "MB", default_value_t = 1024,
           value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
     pub max_memory: u64,
@@ -30,7 +30,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub max_connections: u32,
     /// Serve without pattern databases (4×4 by IDA* with linear conflict under the budget,
-    /// larger boards by the constructive solver).
+    /// larger boards by the near-optimal solver).
     #[arg(long)]
     pub no_pdb: bool,
     /// Do not log requests.

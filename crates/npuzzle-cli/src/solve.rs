@@ -43,9 +43,9 @@ pub struct SolveArgs {
     /// Solving method; `auto` picks the fastest optimal one for the board size.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: AlgorithmArg,
-    /// Heuristic for astar, idastar and greedy (default: pattern databases for auto on boards
-    /// of 16 to 32 cells, linear conflict otherwise). Naming one with auto on a board past 16
-    /// cells searches optimally with it instead of answering constructively.
+    /// Heuristic for astar, idastar, greedy and near (default: pattern databases for auto on
+    /// boards of 16 to 32 cells, linear conflict otherwise). Naming one with auto on a board
+    /// past 16 cells searches optimally with it instead of answering near-optimally.
     #[arg(long, value_enum)]
     pub heuristic: Option<HeuristicArg>,
     #[command(flatten)]
@@ -129,7 +129,7 @@ pub enum AlgorithmArg {
     /// Constructive line-by-line solver for any size (quick, long answers, NOT optimal).
     Large,
     /// Near-optimal solver for any size: weighted search, after peeling lines past 32 cells
-    /// (short answers in about a second, NOT optimal; see --effort).
+    /// (short answers: under a second up to 30×30, NOT optimal; see --effort).
     Near,
 }
 

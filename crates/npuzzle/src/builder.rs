@@ -330,16 +330,18 @@ impl SolverBuilder {
                 },
                 ..self.source.clone()
             };
-            let provided = source.provide(&self.goal).and_then(|set| match set {
-                None if near => Partition::quick_for(self.goal.shape())
-                    .filter(|p| source.build.allows(p, self.goal.shape()))
-                    .map(|p| source.load(&canonical, p))
-                    .transpose(),
-                set => Ok(set),
-            });
+            let provide = || {
+                source.provide(&self.goal).and_then(|set| match set {
+                    None if near => Partition::quick_for(self.goal.shape())
+                        .filter(|p| source.build.allows(p, self.goal.shape()))
+                        .map(|p| source.load(&canonical, p))
+                        .transpose(),
+                    set => Ok(set),
+                })
+            };
             let set = match loaded {
                 Some(s) => Some(s.clone()),
-                None => match provided {
+                None => match provide() {
                     Ok(set) => set,
                     Err(e) if explicit || named.is_some() => {
                         return Err(SolveError::Pdb(e.to_string()));
@@ -379,7 +381,7 @@ impl SolverBuilder {
             .filter(|&h| h != HeuristicKind::Pdb)
             .unwrap_or(HeuristicKind::LinearConflict);
         // `auto` with a heuristic named on a board without a table searches with it (optimal,
-        // however long), rather than going constructive past 16 cells.
+        // however long), rather than going near-optimal past 16 cells.
         let algorithm = match self.algorithm {
             Algorithm::Auto if self.heuristic.is_some() && !Table::supports(self.goal.shape()) => {
                 Algorithm::IdaStar

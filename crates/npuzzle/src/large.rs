@@ -17,10 +17,9 @@
 //! (a 100×100 board in about a second). Each step is exact within its own sub-problem, so no
 //! hand-written move sequences are needed.
 //!
-//! The same peeling ([`reduce`]) serves the near-optimal solver of [`crate::near`], with
-//! placements that weigh what each move does to the other tiles ([`Placement::WeighOthers`]:
-//! cheapest paths instead of shortest, two tiles at a time on small regions, larger windows)
-//! and the last region left to a weighted search.
+//! The same peeling serves the near-optimal solver of [`crate::near`], with placements that
+//! weigh what each move does to the other tiles (cheapest paths instead of shortest, two tiles
+//! at a time on small regions, larger windows) and the last region left to a weighted search.
 
 use crate::board::{BLANK, Board, Move, Shape, Tile};
 use crate::search::{Budget, Found, Limits, SearchError, Stats};
@@ -80,8 +79,8 @@ struct Builder<'a> {
     dist: Vec<u32>,
     /// `home[t]`: the goal cell of tile `t`.
     home: Vec<usize>,
-    /// Whether a placement weighs what its moves do to the other tiles (a move that brings a
-    /// tile home costs nothing, one that takes it away costs two) instead of counting moves.
+    /// Whether a placement weighs what its moves do to the other tiles (costs [`HOMEWARD`],
+    /// [`PLAIN`], [`AWAY`]) instead of counting moves.
     weigh_others: bool,
     /// See [`Placement::WeighOthers`].
     whole_cells: usize,
@@ -127,7 +126,7 @@ impl Builder<'_> {
 
     fn stuck(&self, tile: Tile) -> SearchError {
         SearchError::Unsupported(format!(
-            "the constructive solver could not place tile {tile} on this {} board",
+            "the line-by-line placement could not place tile {tile} on this {} board",
             self.board.shape()
         ))
     }
@@ -438,8 +437,9 @@ impl Builder<'_> {
         Ok(false)
     }
 
-    /// Exact breadth-first search moving the given tiles (one or two) to their targets with
-    /// the blank, all inside `cells` (unlocked): `Ok(false)` when the window does not allow it.
+    /// Exact search moving the given tiles (one or two) to their targets with the blank, all
+    /// inside `cells` (unlocked): breadth-first for the fewest moves, or cheapest-first when
+    /// placements weigh the other tiles. `Ok(false)` when the window does not allow it.
     fn place_in(&mut self, tiles: &[(Tile, usize)], cells: &[usize]) -> Result<bool, SearchError> {
         let (a, ta) = tiles[0];
         let two = tiles.len() == 2;
@@ -508,8 +508,8 @@ impl Builder<'_> {
         if self.weigh_others {
             self.dist[index(s.0, s.1, s.2)] = 0;
         }
-        // Dial's algorithm: costs are at most AWAY, so AWAY + 1 buckets in turn hold every
-        // whose cost is known to within 2 of the one being settled.
+        // Dial's algorithm: costs are at most AWAY, so AWAY + 1 buckets in turn hold every open
+        // state (all within AWAY of the cost being settled).
         let mut buckets: [VecDeque<(usize, usize, usize)>; BUCKETS] = Default::default();
         buckets[0].push_back(s);
         let mut d = 0u32;

@@ -13,8 +13,8 @@
 //!   states than the optimal search.
 //! - **Larger boards**: the lines of [`crate::large`] are peeled until at most
 //!   [`CORE_CELLS`] cells are left, and that region is finished by the ladder above. While
-//!   peeling, every placement weighs what its moves do to the other tiles
-//!   ([`Placement::WeighOthers`]): of two routes for the blank, the one that carries more
+//!   peeling, every placement weighs what its moves do to the other tiles: of two routes for
+//!   the blank, the one that carries more
 //!   tiles toward home is preferred even when it is a little longer, since those tiles then
 //!   have less far to go.
 //!
@@ -94,8 +94,7 @@ pub(crate) fn weighted_ladder(
         };
         let rung = Limits {
             max_nodes: Some(cap),
-            max_time: limits.max_time.map(|t| t.saturating_sub(started.elapsed())),
-            ..limits.clone()
+            ..left(limits, started, 0)
         };
         match run(weight, &rung) {
             Ok((s, stats)) => {
@@ -123,7 +122,7 @@ pub(crate) fn weighted_ladder(
         None => {
             let fallback = Limits {
                 max_nodes: None,
-                ..limits.clone()
+                ..left(limits, started, 0)
             };
             let (s, stats) = crate::large::solve_large(start, goal, &fallback)?;
             add(&mut total, &stats);
@@ -131,6 +130,15 @@ pub(crate) fn weighted_ladder(
         }
     };
     Ok((solution, total_with_time(total, started)))
+}
+
+/// What is left of `limits` after `started` and `used` states expanded.
+fn left(limits: &Limits, started: Instant, used: u64) -> Limits {
+    Limits {
+        max_nodes: limits.max_nodes.map(|m| m.saturating_sub(used).max(1)),
+        max_time: limits.max_time.map(|t| t.saturating_sub(started.elapsed())),
+        ..limits.clone()
+    }
 }
 
 fn add(total: &mut Stats, s: &Stats) {
@@ -160,7 +168,11 @@ pub(crate) fn solve_by_peeling(
     };
     let reduced = reduce(start, goal, limits, placement, |r, c| r * c <= CORE_CELLS)?;
     let (sub_start, sub_goal) = reduced.region(goal)?;
-    let (rest, stats) = core(&sub_start, &sub_goal, limits)?;
+    let (rest, stats) = core(
+        &sub_start,
+        &sub_goal,
+        &left(limits, started, reduced.stats.expanded),
+    )?;
     Ok(reduced.finish(rest.moves(), &stats, started))
 }
 
@@ -288,6 +300,23 @@ mod tests {
         };
         let e = s.solve_within(&b, &cancelled).unwrap_err();
         assert!(e.limit_stats().is_some(), "{e}");
+        // A node limit covers the peeling and the last region together.
+        let goal = Board::goal(Shape::new(10, 10).unwrap());
+        let b = crate::random::random_solvable(&goal, &mut rng);
+        let s = near(&goal, 3);
+        let cap = 1_500_000;
+        let capped = Limits {
+            max_nodes: Some(cap),
+            ..Limits::default()
+        };
+        match s.solve_within(&b, &capped) {
+            Ok(Outcome::Solved(a)) => {
+                a.solution.verify(&b, &goal).unwrap();
+                assert!(a.stats.expanded <= cap + 1000, "{}", a.stats.expanded);
+            }
+            Ok(Outcome::Unsolvable) => panic!("solvable board reported unsolvable"),
+            Err(e) => assert!(e.limit_stats().is_some(), "{e}"),
+        }
     }
 
     #[test]

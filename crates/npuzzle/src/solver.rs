@@ -191,7 +191,7 @@ pub struct Solver {
     limits: Limits,
     table: Option<Arc<Table>>,
     fast: Option<Arc<FastEval>>,
-    /// Answer with the constructive solver (labelled not optimal) when a search hits a limit.
+    /// Answer with the near-optimal solver (labelled not optimal) when a search hits a limit.
     fallback: bool,
     /// Keep every search on one core (deterministic node counts, e.g. for comparisons).
     single_thread: bool,
@@ -792,12 +792,22 @@ impl Solver {
             Err(SearchError::Limit(l))
                 if self.fallback && l.kind != search::LimitKind::Cancelled =>
             {
-                // The fallback is quick and bounded, but still stops when the caller cancels.
+                // The fallback is quick and bounded (the near-optimal solver at the least effort,
+                // or the constructive one when the near-optimal solver itself ran out), but
+                // still stops when the caller cancels.
                 let fallback_limits = Limits {
                     cancel: limits.cancel.clone(),
                     ..Limits::default()
                 };
-                let (solution, mut stats) = self.near(board, &fallback_limits, parallel)?;
+                let (solution, mut stats) = if algorithm == Algorithm::Near {
+                    crate::large::solve_large(board, &self.goal, &fallback_limits)?
+                } else {
+                    self.clone().with_effort(Effort::default()).near(
+                        board,
+                        &fallback_limits,
+                        parallel,
+                    )?
+                };
                 stats.expanded += l.stats.expanded;
                 stats.peak_stored = stats.peak_stored.max(l.stats.peak_stored);
                 stats.generated += l.stats.generated;
@@ -806,8 +816,12 @@ impl Solver {
                     solution,
                     stats,
                     optimal: false,
-                    algorithm: Algorithm::Near,
-                    heuristic: Some(self.heuristic),
+                    algorithm: if algorithm == Algorithm::Near {
+                        Algorithm::Large
+                    } else {
+                        Algorithm::Near
+                    },
+                    heuristic: (algorithm != Algorithm::Near).then_some(self.heuristic),
                     fallback_after: Some(l.kind),
                 }))
             }

@@ -18,7 +18,8 @@
 //!
 //! **Both cores on one board.** With `parallel`, each iteration first expands the tree
 //! breadth-first under the bound until the frontier holds enough subtrees, then searches the
-//! subtrees on all rayon threads. Any solution found within an iteration's bound is optimal,
+//! subtrees on all rayon threads. Any solution found within an iteration's bound is optimal
+//! (with an admissible evaluator),
 //! because every smaller bound was exhausted first; a shared flag stops the other subtrees.
 //! The same two pieces (frontier expansion, bounded subtree search) are what a cluster engine
 //! would schedule.
@@ -83,8 +84,9 @@ pub struct Slide {
 
 /// Incremental node evaluation for one heuristic toward one goal.
 ///
-/// Contract: the value is admissible, and it is 0 exactly on the goal (so the engine needs no
-/// separate goal test).
+/// Contract: the value is 0 exactly on the goal (so the engine needs no separate goal test), and
+/// it is admissible for the engine's answers to be optimal (every evaluator is, except
+/// [`Weighted`], whose answers are labelled not optimal).
 pub trait Evaluator: Sync {
     /// What the evaluator carries along the search path (line keys, database entries …).
     type State: Copy + Send + Sync;
