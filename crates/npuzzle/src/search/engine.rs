@@ -831,6 +831,38 @@ mod tests {
         b
     }
 
+    /// Weight 1 is the inner evaluator itself (same lengths and node counts); weight w keeps
+    /// answers within ⌈w times the optimum⌉ and never below it; values are scaled up, 0 stays 0.
+    #[test]
+    fn weighted_evaluator_scales_and_bounds_lengths() {
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let table = crate::table::Table::build(&goal).unwrap();
+        let md = Manhattan::new(&goal);
+        let e = ManhattanEval::new(&md).unwrap();
+        let pruner = MovePruner::standard();
+        let none = Limits::default();
+        let mut rng = SmallRng::seed_from_u64(4);
+        for _ in 0..100 {
+            let b = walk(&goal, 60, &mut rng);
+            let opt = table.distance(&b).unwrap() as usize;
+            let (plain, ps) = run(&b, &e, pruner, &none, false).unwrap();
+            let (one, os) = run(&b, &Weighted::new(&e, 1, 1), pruner, &none, false).unwrap();
+            assert_eq!((plain.len(), ps.expanded), (one.len(), os.expanded));
+            for (num, den) in [(3, 2), (2, 1), (3, 1)] {
+                let (s, _) = run(&b, &Weighted::new(&e, num, den), pruner, &none, false).unwrap();
+                s.verify(&b, &goal).unwrap();
+                // At most ⌈w · optimum⌉ (values are rounded up).
+                assert!(
+                    opt <= s.len() && s.len() * (den as usize) < opt * num as usize + den as usize
+                );
+            }
+            let cells = Cells::of(&b);
+            let (_, h) = e.root(&cells);
+            assert_eq!(Weighted::new(&e, 3, 2).root(&cells).1, (h * 3).div_ceil(2));
+        }
+        assert_eq!(Weighted::new(&e, 3, 1).root(&Cells::of(&goal)).1, 0);
+    }
+
     /// With only the parent move pruned and one thread, the engine is node for node the
     /// textbook IDA* (same lengths, expanded and generated counts), for Manhattan distance and
     /// both linear-conflict evaluators, on several shapes (sides over 6 included) and a custom
