@@ -451,8 +451,11 @@ fn answer_one(piece: &mut Piece, style: &Style, solvers: &Solvers, puzzle: &Puzz
                 };
                 let _ = writeln!(
                     piece.err,
-                    "{whose}: the search hit the {} limit; answered by the near-optimal solver (not optimal)",
-                    crate::output::limit_name(kind)
+                    "{whose}: the search hit the {kind}; answered by {} (not optimal)",
+                    match answer.algorithm {
+                        Algorithm::Large => "the constructive solver",
+                        _ => "the near-optimal solver",
+                    }
                 );
             }
         }
@@ -785,6 +788,15 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         Effort::new(args.effort).context("--effort is 1 to 5")?,
         args.fallback,
     );
+    let near_runs =
+        args.fallback || matches!(args.algorithm, AlgorithmArg::Near | AlgorithmArg::Auto);
+    if args.effort != 1 && !near_runs {
+        eprintln!(
+            "npuzzle: warning: --effort {} is not used: --algorithm {} never runs the near-optimal solver (add --fallback for searches that hit a limit)",
+            args.effort,
+            args.algorithm.algorithm().name()
+        );
+    }
     let source = input::from_arguments(&args.input)?;
     let arguments = source.is_arguments();
     let reader = input::judge_reader(source.into_input(), &args.board)?;

@@ -763,3 +763,74 @@ fn serve_reports_a_taken_port_before_building() {
     assert!(stderr(&o).contains("cannot listen"), "{}", stderr(&o));
     assert!(!dir.exists());
 }
+
+#[test]
+fn fallback_and_effort_from_the_command_line() {
+    // Korf's 15-puzzle #1 (57 moves) with A* under 100 states: answered anyway, marked.
+    let board = "13 6 8 12 15 14 x 10 11 7 4 5 9 1 3 2";
+    let goal = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 x";
+    let o = npuzzle(
+        &[
+            "solve",
+            "--algorithm",
+            "astar",
+            "--max-nodes",
+            "100",
+            "--fallback",
+        ],
+        &format!("{board}\n"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let answer = out.trim_end();
+    let len = Solution::from_letters(answer).unwrap().len();
+    assert!(len >= 57);
+    assert_solves(board, answer, goal, len);
+    assert!(
+        stderr(&o)
+            .contains("line 1: the search hit the node limit; answered by the near-optimal solver"),
+        "{}",
+        stderr(&o)
+    );
+    let o = npuzzle(
+        &[
+            "solve",
+            "--format",
+            "jsonl",
+            "--algorithm",
+            "astar",
+            "--max-nodes",
+            "100",
+            "--fallback",
+        ],
+        &format!("{board}\n"),
+    );
+    let row: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(
+        (&row["optimal"], &row["algorithm"], &row["fallback_after"]),
+        (
+            &serde_json::json!(false),
+            &serde_json::json!("near"),
+            &serde_json::json!("nodes")
+        )
+    );
+    // Without --fallback the limit is an error, as before.
+    let o = npuzzle(
+        &["solve", "--algorithm", "astar", "--max-nodes", "100"],
+        board,
+    );
+    assert_eq!(o.status.code(), Some(1));
+    // --effort where nothing uses it is pointed out; out-of-range values are refused.
+    let o = npuzzle(
+        &["solve", "--algorithm", "idastar", "--effort", "3"],
+        "1 2 3 4 5 6 7 x 8\n",
+    );
+    assert!(o.status.success());
+    assert!(
+        stderr(&o).contains("--effort 3 is not used"),
+        "{}",
+        stderr(&o)
+    );
+    let o = npuzzle(&["solve", "--effort", "6"], "1 2 3 4 5 6 7 x 8\n");
+    assert_eq!(o.status.code(), Some(2));
+}
