@@ -211,30 +211,12 @@ trait EngineJob {
     ) -> Result<Self::Out, SearchError>;
 }
 
-/// A whole IDA* search.
+/// A whole IDA* search: optimal, or weighted by `num / den` (the near-optimal solver's
+/// ladder rungs, see [`engine::Weighted`]).
 struct Run<'a> {
     limits: &'a Limits,
     parallel: bool,
-}
-
-/// A whole weighted IDA* search (the near-optimal solver's ladder rungs).
-struct WeightedRun<'a> {
-    weight: (u32, u32),
-    limits: &'a Limits,
-    parallel: bool,
-}
-
-impl EngineJob for WeightedRun<'_> {
-    type Out = search::Found;
-    fn run<E: engine::Evaluator>(
-        self,
-        board: &Board,
-        eval: &E,
-        pruner: &MovePruner,
-    ) -> Result<search::Found, SearchError> {
-        let weighted = engine::Weighted::new(eval, self.weight.0, self.weight.1);
-        engine::run(board, &weighted, pruner, self.limits, self.parallel)
-    }
+    weight: Option<(u32, u32)>,
 }
 
 impl EngineJob for Run<'_> {
@@ -245,7 +227,13 @@ impl EngineJob for Run<'_> {
         eval: &E,
         pruner: &MovePruner,
     ) -> Result<search::Found, SearchError> {
-        engine::run(board, eval, pruner, self.limits, self.parallel)
+        match self.weight {
+            None => engine::run(board, eval, pruner, self.limits, self.parallel),
+            Some((num, den)) => {
+                let weighted = engine::Weighted::new(eval, num, den);
+                engine::run(board, &weighted, pruner, self.limits, self.parallel)
+            }
+        }
     }
 }
 
@@ -666,10 +654,10 @@ impl Solver {
                 self.effort,
                 limits,
                 |weight, limits| {
-                    let job = WeightedRun {
-                        weight,
+                    let job = Run {
                         limits,
                         parallel,
+                        weight: Some(weight),
                     };
                     self.engine_job(board, job)
                         .map(|((s, stats), back)| (back.solution(s), stats))
@@ -758,12 +746,19 @@ impl Solver {
         let found = if algorithm == Algorithm::Near {
             self.near(board, limits, parallel)
         } else if self.uses_engine() {
-            self.engine_job(board, Run { limits, parallel })
-                .map_err(|e| match e {
-                    SolveError::Search(e) => e,
-                    other => SearchError::Unsupported(other.to_string()),
-                })
-                .map(|((s, stats), back)| (back.solution(s), stats))
+            self.engine_job(
+                board,
+                Run {
+                    limits,
+                    parallel,
+                    weight: None,
+                },
+            )
+            .map_err(|e| match e {
+                SolveError::Search(e) => e,
+                other => SearchError::Unsupported(other.to_string()),
+            })
+            .map(|((s, stats), back)| (back.solution(s), stats))
         } else {
             match &self.heuristics {
                 Heuristics::Manhattan(h) => {
