@@ -11,6 +11,7 @@
 
 use crate::board::{Board, Move};
 use crate::heuristic::pdb_set::{PdbEval, PdbSet};
+use crate::heuristic::pdb_sparse::PositionalEval;
 use crate::heuristic::{
     Heuristic, HeuristicKind, LinearConflict, LinearConflictEval, LongLineConflictEval, Manhattan,
     ManhattanEval,
@@ -583,6 +584,9 @@ impl Solver {
             (Heuristics::Pdb { set, canonical }, _) => {
                 let b = canonical.board(board);
                 search::check_solvable(&b, set.goal())?;
+                if let Some(e) = PositionalEval::new(set) {
+                    return Ok((job.run(&b, &e, pruner)?, MovesBack::Canonical(canonical)));
+                }
                 let e = PdbEval::new(set).ok_or_else(|| {
                     SearchError::Unsupported("databases too large for the engine".into())
                 })?;

@@ -10,6 +10,7 @@ mod manhattan;
 pub mod pdb;
 pub mod pdb_file;
 pub mod pdb_set;
+pub mod pdb_sparse;
 
 pub use linear_conflict::{LinearConflict, LinearConflictEval, LongLineConflictEval};
 pub use manhattan::{Manhattan, ManhattanEval};

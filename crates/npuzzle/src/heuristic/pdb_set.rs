@@ -10,6 +10,7 @@ use super::Heuristic;
 use super::pdb::MAX_PATTERN_TILES;
 use super::pdb::{PatternDb, PdbError, Progress};
 use super::pdb_file::PdbCache;
+use super::pdb_sparse::PositionalTable;
 use crate::board::{BLANK, Board, Shape, Tile};
 use crate::rank::rank_partial;
 use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
@@ -354,6 +355,8 @@ pub struct PdbSet {
     tile_db: Vec<u8>,
     tile_slot: Vec<u8>,
     reflection: Option<Reflection>,
+    /// The databases laid out by positions for the engine, made on first use where they suit.
+    positional: std::sync::OnceLock<Option<Vec<PositionalTable>>>,
 }
 
 impl PdbSet {
@@ -388,6 +391,7 @@ impl PdbSet {
             dbs,
             tile_db,
             tile_slot,
+            positional: std::sync::OnceLock::new(),
         })
     }
 
@@ -515,6 +519,23 @@ impl PdbSet {
             self.tile_db[t as usize] as usize,
             self.tile_slot[t as usize] as usize,
         )
+    }
+
+    /// The databases laid out by positions (see [`super::pdb_sparse`]), made on the first call
+    /// (a second or so per 6-tile 5×5 database) when every database suits that layout.
+    pub fn positional_tables(&self) -> Option<&[PositionalTable]> {
+        self.positional
+            .get_or_init(|| {
+                let n = self.goal.shape().cells();
+                if !self.dbs.iter().all(|db| PositionalTable::suits(db, n)) {
+                    return None;
+                }
+                self.dbs
+                    .iter()
+                    .map(|db| PositionalTable::of(db, n).ok())
+                    .collect()
+            })
+            .as_deref()
     }
 
     /// The diagonal reflection, when the goal allows it.

@@ -1,0 +1,426 @@
+//! Pattern databases laid out by plain tile positions, for the IDA* engine on large sets.
+//!
+//! On disk and in the compact layout a `k`-tile database has `n·(n-1)·…·(n-k+1)` entries,
+//! indexed by the rank of the tiles' positions; computing that rank for every child (and again
+//! for the reflected board) costs about as much as the memory read it leads to. Laid out as
+//! `n^k` entries indexed by the positions themselves (most significant first), the index of a
+//! child is the parent's plus `(to - from) · n^(k-1-slot)` for the one tile that moved: one
+//! multiply-add. The table is larger (1.9 times for 6 tiles on 25 cells, the positions where
+//! two tiles coincide never read) but every read already misses the caches at these sizes, and
+//! the tables are placed in huge pages so that the larger span costs no more address
+//! translation. Used only where the compact tables are far larger than the caches and the
+//! positional ones at most [`MAX_SPREAD`] times their size (6-tile databases on 5×5); the
+//! 4×4 tables stay compact.
+
+use super::pdb::PatternDb;
+use super::pdb_set::{MAX_PATTERNS, PdbSet};
+use crate::rank::permutations_count;
+use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
+use rayon::prelude::*;
+
+/// Most positional entries per compact one.
+pub const MAX_SPREAD: f64 = 2.0;
+/// Fewest compact entries for a database to be laid out by positions (smaller ones mostly hit
+/// the caches, where the compact layout's smaller span wins).
+pub const MIN_COMPACT_ENTRIES: u64 = 32_000_000;
+
+/// One database laid out by positions.
+#[derive(Debug)]
+pub struct PositionalTable {
+    map: memmap2::Mmap,
+}
+
+impl PositionalTable {
+    /// Whether `db` (on a board of `n` cells) is laid out by positions for the engine.
+    pub fn suits(db: &PatternDb, n: usize) -> bool {
+        let k = db.tiles().len();
+        let compact = permutations_count(n, k);
+        let spread = (n as u64).checked_pow(k as u32);
+        compact >= MIN_COMPACT_ENTRIES
+            && spread
+                .is_some_and(|s| s < u32::MAX as u64 && s as f64 <= compact as f64 * MAX_SPREAD)
+    }
+
+    /// `db` re-laid by positions (in huge pages where the system allows).
+    pub fn of(db: &PatternDb, n: usize) -> std::io::Result<PositionalTable> {
+        let k = db.tiles().len();
+        let len = (n as u64).pow(k as u32) as usize;
+        let mut map = memmap2::MmapMut::map_anon(len.max(1))?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let compact = db.entries();
+        if k == 1 {
+            map[..n].copy_from_slice(&compact[..n]);
+        } else {
+            let block = n.pow(k as u32 - 1);
+            map[..len]
+                .par_chunks_mut(block)
+                .enumerate()
+                .for_each(|(p0, out)| fill(out, compact, n, k, 1, 1u64 << p0, p0 as u64));
+        }
+        Ok(PositionalTable {
+            map: map.make_read_only()?,
+        })
+    }
+
+    /// The entries, `n^k` of them.
+    #[inline(always)]
+    pub fn entries(&self) -> &[u8] {
+        &self.map
+    }
+}
+
+/// Fills `out` (the entries whose first `depth` positions are the cells in `used`, with
+/// compact rank `rank` for that prefix) from the compact entries.
+fn fill(out: &mut [u8], compact: &[u8], n: usize, k: usize, depth: usize, used: u64, rank: u64) {
+    if depth == k - 1 {
+        // The last position: consecutive compact ranks over the unused cells, in order.
+        let mut c = (rank * (n - depth) as u64) as usize;
+        for (v, e) in out.iter_mut().enumerate().take(n) {
+            if used & (1 << v) == 0 {
+                *e = compact[c];
+                c += 1;
+            }
+        }
+        return;
+    }
+    let block = n.pow((k - 1 - depth) as u32);
+    for (v, chunk) in out.chunks_mut(block).enumerate().take(n) {
+        if used & (1 << v) != 0 {
+            continue;
+        }
+        let below = v as u64 - (used & ((1u64 << v) - 1)).count_ones() as u64;
+        let rank = rank * (n - depth) as u64 + below;
+        fill(chunk, compact, n, k, depth + 1, used | (1 << v), rank);
+    }
+}
+
+/// The engine's evaluator over positional tables: each pattern's index (for the board and for
+/// its reflection) travels with the search and moves by one multiply-add per slide.
+pub struct PositionalEval<'a> {
+    tables: [&'a [u8]; MAX_PATTERNS],
+    /// `db[t]`, `weight[t]`: tile `t`'s database and the index step per cell it moves.
+    db: [u8; MAX_CELLS],
+    weight: [u32; MAX_CELLS],
+    /// The same for the reflected board, and the transposed cell of each cell.
+    mirror: Option<([u8; MAX_CELLS], [u8; MAX_CELLS], [u32; MAX_CELLS])>,
+    count: usize,
+    /// `tiles[d]`: pattern `d`'s tiles in slot order (by the board's names), and the
+    /// reflected board's tiles (by the board's names) in pattern `d`'s slot order.
+    tiles: [[u8; 8]; MAX_PATTERNS],
+    mtiles: [[u8; 8]; MAX_PATTERNS],
+    sizes: [u8; MAX_PATTERNS],
+    n: u32,
+}
+
+/// Each pattern's index and entry, for the board and its reflection, and the sums.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionalState {
+    idx: [u32; MAX_PATTERNS],
+    midx: [u32; MAX_PATTERNS],
+    parts: [u8; MAX_PATTERNS],
+    mparts: [u8; MAX_PATTERNS],
+    sum: u32,
+    msum: u32,
+}
+
+/// What entering a child changes: one pattern for the board, one for the reflection.
+#[derive(Clone, Copy, Debug)]
+pub struct PositionalChange {
+    d: u8,
+    md: u8,
+    part: u8,
+    mpart: u8,
+    old: u8,
+    mold: u8,
+    idx: u32,
+    midx: u32,
+    old_idx: u32,
+    old_midx: u32,
+}
+
+impl<'a> PositionalEval<'a> {
+    /// The evaluator for `set`, when its databases suit the positional layout (see
+    /// [`PdbSet::positional_tables`]).
+    pub fn new(set: &'a PdbSet) -> Option<PositionalEval<'a>> {
+        PositionalEval::over(set, set.positional_tables()?)
+    }
+
+    /// The evaluator for `set` over `tables` (one per database, in order).
+    fn over(set: &PdbSet, tables: &'a [PositionalTable]) -> Option<PositionalEval<'a>> {
+        let n = set.goal().shape().cells();
+        let dbs = set.databases();
+        if n > MAX_CELLS || tables.len() != dbs.len() || dbs.len() > MAX_PATTERNS {
+            return None;
+        }
+        let mut e = PositionalEval {
+            tables: [&[]; MAX_PATTERNS],
+            db: [0; MAX_CELLS],
+            weight: [0; MAX_CELLS],
+            mirror: None,
+            count: dbs.len(),
+            tiles: [[0; 8]; MAX_PATTERNS],
+            mtiles: [[0; 8]; MAX_PATTERNS],
+            sizes: [0; MAX_PATTERNS],
+            n: n as u32,
+        };
+        let mut slot_weight = [0u32; MAX_CELLS];
+        for (d, (db, table)) in dbs.iter().zip(tables).enumerate() {
+            e.tables[d] = table.entries();
+            let k = db.tiles().len();
+            if k > 8 {
+                return None;
+            }
+            e.sizes[d] = k as u8;
+            for (s, &t) in db.tiles().iter().enumerate() {
+                e.db[t as usize] = d as u8;
+                e.tiles[d][s] = t as u8;
+                slot_weight[t as usize] = (n as u32).pow((k - 1 - s) as u32);
+            }
+        }
+        e.weight = slot_weight;
+        if let Some(r) = set.reflection() {
+            let mut cell = [0u8; MAX_CELLS];
+            let mut db = [0u8; MAX_CELLS];
+            let mut weight = [0u32; MAX_CELLS];
+            let mut original = [0u8; MAX_CELLS];
+            for t in 0..n {
+                cell[t] = r.cell[t];
+                let named = r.tile[t] as usize;
+                original[named] = t as u8;
+                db[t] = e.db[named];
+                weight[t] = slot_weight[named];
+            }
+            for d in 0..e.count {
+                for s in 0..e.sizes[d] as usize {
+                    e.mtiles[d][s] = original[e.tiles[d][s] as usize];
+                }
+            }
+            e.mirror = Some((cell, db, weight));
+        }
+        Some(e)
+    }
+
+    /// The positional index of the tiles `tiles[..k]` on `cells` (their cells mapped by `map`).
+    fn index(
+        &self,
+        tiles: &[u8; 8],
+        k: usize,
+        cells: &Cells,
+        map: Option<&[u8; MAX_CELLS]>,
+    ) -> u32 {
+        let mut idx = 0u32;
+        for &t in &tiles[..k] {
+            let p = cells.cell_of[t as usize] as usize;
+            let p = map.map_or(p, |m| m[p] as usize);
+            idx = idx * self.n + p as u32;
+        }
+        idx
+    }
+}
+
+impl Evaluator for PositionalEval<'_> {
+    type State = PositionalState;
+    type Change = PositionalChange;
+
+    fn root(&self, cells: &Cells) -> (PositionalState, u32) {
+        let mut st = PositionalState {
+            idx: [0; MAX_PATTERNS],
+            midx: [0; MAX_PATTERNS],
+            parts: [0; MAX_PATTERNS],
+            mparts: [0; MAX_PATTERNS],
+            sum: 0,
+            msum: 0,
+        };
+        for d in 0..self.count {
+            let k = self.sizes[d] as usize;
+            st.idx[d] = self.index(&self.tiles[d], k, cells, None);
+            st.parts[d] = self.tables[d][st.idx[d] as usize];
+            st.sum += st.parts[d] as u32;
+            if let Some((cell, _, _)) = &self.mirror {
+                st.midx[d] = self.index(&self.mtiles[d], k, cells, Some(cell));
+                st.mparts[d] = self.tables[d][st.midx[d] as usize];
+                st.msum += st.mparts[d] as u32;
+            }
+        }
+        (st, st.sum.max(st.msum))
+    }
+
+    #[inline(always)]
+    fn probe(
+        &self,
+        st: &PositionalState,
+        _: &Cells,
+        _: u32,
+        s: Slide,
+        limit: u32,
+    ) -> Result<(u32, PositionalChange), u32> {
+        let t = s.tile & (MAX_CELLS - 1);
+        let d = self.db[t] as usize & (MAX_PATTERNS - 1);
+        let step = (s.to as u32).wrapping_sub(s.from as u32);
+        let idx = st.idx[d].wrapping_add(step.wrapping_mul(self.weight[t]));
+        let part = self.tables[d][idx as usize];
+        let sum = st.sum + part as u32 - st.parts[d] as u32;
+        if sum > limit {
+            return Err(sum);
+        }
+        let mut change = PositionalChange {
+            d: d as u8,
+            md: 0,
+            part,
+            mpart: st.mparts[0],
+            old: st.parts[d],
+            mold: st.mparts[0],
+            idx,
+            midx: st.midx[0],
+            old_idx: st.idx[d],
+            old_midx: st.midx[0],
+        };
+        let mut h = sum;
+        if let Some((cell, db, weight)) = &self.mirror {
+            let md = db[t] as usize & (MAX_PATTERNS - 1);
+            let mstep = (cell[s.to & (MAX_CELLS - 1)] as u32)
+                .wrapping_sub(cell[s.from & (MAX_CELLS - 1)] as u32);
+            let midx = st.midx[md].wrapping_add(mstep.wrapping_mul(weight[t]));
+            let mpart = self.tables[md][midx as usize];
+            let msum = st.msum + mpart as u32 - st.mparts[md] as u32;
+            h = h.max(msum);
+            if h > limit {
+                return Err(h);
+            }
+            change.md = md as u8;
+            change.mpart = mpart;
+            change.mold = st.mparts[md];
+            change.midx = midx;
+            change.old_midx = st.midx[md];
+        }
+        Ok((h, change))
+    }
+
+    #[inline(always)]
+    fn enter(&self, st: &mut PositionalState, c: &PositionalChange) {
+        let (d, md) = (
+            c.d as usize & (MAX_PATTERNS - 1),
+            c.md as usize & (MAX_PATTERNS - 1),
+        );
+        st.sum = st.sum + c.part as u32 - st.parts[d] as u32;
+        st.parts[d] = c.part;
+        st.idx[d] = c.idx;
+        st.msum = st.msum + c.mpart as u32 - st.mparts[md] as u32;
+        st.mparts[md] = c.mpart;
+        st.midx[md] = c.midx;
+    }
+
+    #[inline(always)]
+    fn leave(&self, st: &mut PositionalState, c: &PositionalChange) {
+        let (d, md) = (
+            c.d as usize & (MAX_PATTERNS - 1),
+            c.md as usize & (MAX_PATTERNS - 1),
+        );
+        st.msum = st.msum + c.mold as u32 - c.mpart as u32;
+        st.mparts[md] = c.mold;
+        st.midx[md] = c.old_midx;
+        st.sum = st.sum + c.old as u32 - c.part as u32;
+        st.parts[d] = c.old;
+        st.idx[d] = c.old_idx;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Move, Shape};
+    use crate::heuristic::pdb_set::{Partition, PdbEval};
+    use crate::rank::unrank_partial;
+    use crate::search::Limits;
+    use crate::search::engine::run;
+    use crate::search::move_pruning::MovePruner;
+    use rand::{Rng, SeedableRng, rngs::SmallRng};
+
+    fn quiet(_: u32, _: u64, _: u64, _: u64) {}
+
+    fn set(shape: Shape, spec: &str) -> PdbSet {
+        let p = Partition::parse(spec, shape).unwrap();
+        PdbSet::load_or_build(&Board::goal(shape), p, None, true, &quiet, &mut |_| {}).unwrap()
+    }
+
+    /// Every entry of the compact layout is found at its tiles' positions in the positional one.
+    #[test]
+    fn positional_layout_holds_every_compact_entry() {
+        for (shape, spec) in [
+            (Shape::new(4, 4).unwrap(), "5-5-5"),
+            (Shape::new(3, 5).unwrap(), "blocks-4"),
+        ] {
+            let s = set(shape, spec);
+            let n = shape.cells();
+            for db in s.databases() {
+                let k = db.tiles().len();
+                let table = PositionalTable::of(db, n).unwrap();
+                assert_eq!(table.entries().len(), n.pow(k as u32));
+                let mut places = vec![0u8; k];
+                for (r, &e) in db.entries().iter().enumerate() {
+                    unrank_partial(r as u64, n, &mut places);
+                    let at = places.iter().fold(0usize, |i, &p| i * n + p as usize);
+                    assert_eq!(table.entries()[at], e, "rank {r} at {places:?}");
+                }
+            }
+        }
+    }
+
+    /// Over the positional tables the engine does exactly what it does over the compact ones:
+    /// same lengths, same states expanded and generated, reflection included (4×4) or not (3×5).
+    #[test]
+    fn positional_evaluator_agrees_node_for_node() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        for (shape, spec) in [
+            (Shape::new(4, 4).unwrap(), "5-5-5"),
+            (Shape::new(3, 5).unwrap(), "blocks-5"),
+        ] {
+            let s = set(shape, spec);
+            let n = shape.cells();
+            let tables: Vec<PositionalTable> = s
+                .databases()
+                .iter()
+                .map(|db| PositionalTable::of(db, n).unwrap())
+                .collect();
+            let positional = PositionalEval::over(&s, &tables).unwrap();
+            let compact = PdbEval::new(&s).unwrap();
+            assert_eq!(positional.mirror.is_some(), s.reflection().is_some());
+            for _ in 0..12 {
+                let mut b = s.goal().clone();
+                for _ in 0..rng.random_range(20..60) {
+                    b.apply(Move::ALL[rng.random_range(0..4)]);
+                }
+                let cells = Cells::of(&b);
+                assert_eq!(positional.root(&cells).1, compact.root(&cells).1);
+                let none = Limits::default();
+                let pruner = MovePruner::standard();
+                let (a, sa) = run(&b, &positional, pruner, &none, false).unwrap();
+                let (c, sc) = run(&b, &compact, pruner, &none, false).unwrap();
+                a.verify(&b, s.goal()).unwrap();
+                assert_eq!(
+                    (a.len(), sa.expanded, sa.generated),
+                    (c.len(), sc.expanded, sc.generated)
+                );
+            }
+        }
+    }
+
+    /// Only large databases whose positional layout is at most twice their size are re-laid:
+    /// 6 tiles on 5×5, not 4×4's (which fit the caches, or would spread 75-fold).
+    #[test]
+    fn the_layout_suits_only_large_databases() {
+        let five = crate::heuristic::pdb::PatternDb::build(
+            &Board::goal(Shape::new(5, 5).unwrap()),
+            &[1, 2],
+            &quiet,
+        )
+        .unwrap();
+        assert!(!PositionalTable::suits(&five, 25));
+        assert_eq!(
+            (25u64.pow(6) as f64 / permutations_count(25, 6) as f64 <= MAX_SPREAD),
+            permutations_count(25, 6) >= MIN_COMPACT_ENTRIES
+        );
+        assert!((16u64.pow(8) as f64) > permutations_count(16, 8) as f64 * MAX_SPREAD);
+    }
+}
