@@ -162,7 +162,8 @@ impl PdbSource {
     /// for every shape of 16 to 32 cells, the named partition where it fits the shape, else
     /// the strongest set cached. Only 4×4's small databases are built at start-up (seconds,
     /// when the policy allows); every other set must be cached (`npuzzle pdb build --size
-    /// WxH`). A named partition that fits no board, or is cached for none, is an error.
+    /// WxH`). A named partition that fits no board, or is cached for none, is an error. The
+    /// engine's positional tables are made at once for the sets that take them.
     pub fn for_service(&self) -> Result<Vec<Arc<PdbSet>>, PdbError> {
         let shapes: Vec<Shape> = (2..=MAX_CELLS / 2)
             .flat_map(|w| (2..=MAX_CELLS / 2).map(move |h| (w, h)))
@@ -208,13 +209,23 @@ impl PdbSource {
                     "`{shown}` fits no board of 16 to {MAX_CELLS} cells (on 4x4: {why})"
                 )));
             }
-            return Ok(sets);
+            return Ok(ready(sets));
         }
         for shape in shapes {
             sets.extend(policy(shape).provide(&Board::goal(shape))?);
         }
-        Ok(sets)
+        Ok(ready(sets))
     }
+}
+
+/// `sets` with the engine's positional tables made now (where they suit: 5×5's 6-tile
+/// databases, about 2 s and 977 MB once), so that no request of a long-running service pays
+/// for them.
+fn ready(sets: Vec<Arc<PdbSet>>) -> Vec<Arc<PdbSet>> {
+    for s in &sets {
+        let _ = s.positional_tables();
+    }
+    sets
 }
 
 /// Builds a [`Solver`] for one goal: method, heuristic, limits and where databases come from.

@@ -204,6 +204,11 @@ pub struct Solver {
 /// [`Solver::engine_job`]): a whole search, the frontier of a split one, or some of its subtrees.
 trait EngineJob {
     type Out;
+    /// Whether the job may expand billions of states, so that the pattern databases' fast
+    /// positional layout pays for its making (seconds, and about twice the memory once; see
+    /// [`PdbSet::positional_tables`]): optimal searches and their subtrees, not the
+    /// near-optimal solver's bounded rungs or a split's first levels.
+    fn long(&self) -> bool;
     fn run<E: engine::Evaluator>(
         self,
         board: &Board,
@@ -222,6 +227,9 @@ struct Run<'a> {
 
 impl EngineJob for Run<'_> {
     type Out = search::Found;
+    fn long(&self) -> bool {
+        self.weight.is_none()
+    }
     fn run<E: engine::Evaluator>(
         self,
         board: &Board,
@@ -243,6 +251,9 @@ struct FrontierJob(usize);
 
 impl EngineJob for FrontierJob {
     type Out = engine::Frontier;
+    fn long(&self) -> bool {
+        false
+    }
     fn run<E: engine::Evaluator>(
         self,
         board: &Board,
@@ -262,6 +273,9 @@ struct SubtreesJob<'a> {
 
 impl EngineJob for SubtreesJob<'_> {
     type Out = engine::SubtreeResult;
+    fn long(&self) -> bool {
+        true
+    }
     fn run<E: engine::Evaluator>(
         self,
         board: &Board,
@@ -584,7 +598,9 @@ impl Solver {
             (Heuristics::Pdb { set, canonical }, _) => {
                 let b = canonical.board(board);
                 search::check_solvable(&b, set.goal())?;
-                if let Some(e) = PositionalEval::new(set) {
+                if job.long()
+                    && let Some(e) = PositionalEval::new(set)
+                {
                     return Ok((job.run(&b, &e, pruner)?, MovesBack::Canonical(canonical)));
                 }
                 let e = PdbEval::new(set).ok_or_else(|| {
