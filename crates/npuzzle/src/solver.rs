@@ -10,8 +10,8 @@
 //! that does not depend on the board (tables, heuristic tables) is built once per solver.
 
 use crate::board::{Board, Move};
+use crate::heuristic::pdb_positional::PositionalEval;
 use crate::heuristic::pdb_set::{PdbEval, PdbSet};
-use crate::heuristic::pdb_sparse::PositionalEval;
 use crate::heuristic::{
     Heuristic, HeuristicKind, LinearConflict, LinearConflictEval, LongLineConflictEval, Manhattan,
     ManhattanEval,

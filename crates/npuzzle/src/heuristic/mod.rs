@@ -9,8 +9,8 @@ mod linear_conflict;
 mod manhattan;
 pub mod pdb;
 pub mod pdb_file;
+pub mod pdb_positional;
 pub mod pdb_set;
-pub mod pdb_sparse;
 
 pub use linear_conflict::{LinearConflict, LinearConflictEval, LongLineConflictEval};
 pub use manhattan::{Manhattan, ManhattanEval};

@@ -9,14 +9,20 @@
 //! two tiles coincide never read) but every read already misses the caches at these sizes, and
 //! the tables are placed in huge pages so that the larger span costs no more address
 //! translation. Used only where the compact tables are far larger than the caches and the
-//! positional ones at most [`MAX_SPREAD`] times their size (6-tile databases on 5×5); the
-//! 4×4 tables stay compact.
+//! positional ones at most [`MAX_SPREAD`] times their size (6-tile databases on 5×5: 977 MB for
+//! the four, made in about 2 s); 4×4's tables stay compact (spread 4.7-fold for 7 tiles, 8.3-fold
+//! for 8, and the smaller ones fit the caches).
+//!
+//! The tables are made once per process for each set of databases (by goal and patterns) and
+//! shared by every [`PdbSet`] holding those databases while any of them lives, so solvers made
+//! with different limits (the Python package keeps several) do not each make their own.
 
 use super::pdb::PatternDb;
 use super::pdb_set::{MAX_PATTERNS, PdbSet};
+use crate::board::Tile;
 use crate::rank::permutations_count;
 use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
-use rayon::prelude::*;
+use std::sync::{Arc, Mutex, Weak};
 
 /// Most positional entries per compact one.
 pub const MAX_SPREAD: f64 = 2.0;
@@ -31,9 +37,9 @@ pub struct PositionalTable {
 }
 
 impl PositionalTable {
-    /// Whether `db` (on a board of `n` cells) is laid out by positions for the engine.
-    pub fn suits(db: &PatternDb, n: usize) -> bool {
-        let k = db.tiles().len();
+    /// Whether a `k`-tile database on a board of `n` cells is laid out by positions for the
+    /// engine.
+    pub fn suits(n: usize, k: usize) -> bool {
         let compact = permutations_count(n, k);
         let spread = (n as u64).checked_pow(k as u32);
         compact >= MIN_COMPACT_ENTRIES
@@ -41,26 +47,83 @@ impl PositionalTable {
                 .is_some_and(|s| s < u32::MAX as u64 && s as f64 <= compact as f64 * MAX_SPREAD)
     }
 
-    /// `db` re-laid by positions (in huge pages where the system allows).
-    pub fn of(db: &PatternDb, n: usize) -> std::io::Result<PositionalTable> {
+    /// `db` re-laid by positions (in huge pages where the system allows), filled on plain
+    /// threads (never on the rayon pool, whose tasks may be the ones waiting for the table).
+    pub(crate) fn of(db: &PatternDb, n: usize) -> std::io::Result<PositionalTable> {
         let k = db.tiles().len();
-        let len = (n as u64).pow(k as u32) as usize;
-        let mut map = memmap2::MmapMut::map_anon(len.max(1))?;
+        let len = (n as u64)
+            .checked_pow(k as u32)
+            .filter(|&l| l < u32::MAX as u64 && k >= 1)
+            .ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "too many positional entries",
+                )
+            })? as usize;
+        let mut map = memmap2::MmapMut::map_anon(len)?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
         let compact = db.entries();
         if k == 1 {
-            map[..n].copy_from_slice(&compact[..n]);
+            map.copy_from_slice(&compact[..n]);
         } else {
+            // One block per first cell, the blocks dealt out to the threads in runs.
             let block = n.pow(k as u32 - 1);
-            map[..len]
-                .par_chunks_mut(block)
-                .enumerate()
-                .for_each(|(p0, out)| fill(out, compact, n, k, 1, 1u64 << p0, p0 as u64));
+            let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+            let per = n.div_ceil(threads.clamp(1, n)) * block;
+            std::thread::scope(|scope| {
+                for (i, run) in map.chunks_mut(per).enumerate() {
+                    scope.spawn(move || {
+                        for (j, out) in run.chunks_mut(block).enumerate() {
+                            let p0 = i * per / block + j;
+                            fill(out, compact, n, k, 1, 1u64 << p0, p0 as u64);
+                        }
+                    });
+                }
+            });
         }
         Ok(PositionalTable {
             map: map.make_read_only()?,
         })
+    }
+
+    /// The positional tables of `dbs` (toward the goal `goal`, on `n` cells) when every one
+    /// suits: made once and shared while any set holds them (see the module docs). `None` when
+    /// they do not suit or cannot be made (no memory): the search then reads the compact ones.
+    pub(crate) fn shared(
+        goal: &[Tile],
+        dbs: &[Arc<PatternDb>],
+        n: usize,
+    ) -> Option<Arc<[PositionalTable]>> {
+        type Key = (Vec<Tile>, Vec<Vec<Tile>>);
+        static MADE: Mutex<Vec<(Key, Weak<[PositionalTable]>)>> = Mutex::new(Vec::new());
+        if !dbs
+            .iter()
+            .all(|db| PositionalTable::suits(n, db.tiles().len()))
+        {
+            return None;
+        }
+        let key: Key = (
+            goal.to_vec(),
+            dbs.iter().map(|db| db.tiles().to_vec()).collect(),
+        );
+        // Held while making them, so that two solvers wanting the same tables make them once.
+        let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+        made.retain(|(_, w)| w.strong_count() > 0);
+        if let Some(tables) = made
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, w)| w.upgrade())
+        {
+            return Some(tables);
+        }
+        let tables: Arc<[PositionalTable]> = dbs
+            .iter()
+            .map(|db| PositionalTable::of(db, n).ok())
+            .collect::<Option<Vec<_>>>()?
+            .into();
+        made.push((key, Arc::downgrade(&tables)));
+        Some(tables)
     }
 
     /// The entries, `n^k` of them.
@@ -407,7 +470,8 @@ mod tests {
     }
 
     /// Only large databases whose positional layout is at most twice their size are re-laid:
-    /// 6 tiles on 5×5, not 4×4's (which fit the caches, or would spread 75-fold).
+    /// 6 tiles on 5×5, not 5 or 7 there, nor 4×4's (the 7- and 8-tile ones would spread 4.7-
+    /// and 8.3-fold, the smaller fit the caches).
     #[test]
     fn the_layout_suits_only_large_databases() {
         let five = crate::heuristic::pdb::PatternDb::build(
@@ -416,11 +480,10 @@ mod tests {
             &quiet,
         )
         .unwrap();
-        assert!(!PositionalTable::suits(&five, 25));
-        assert_eq!(
-            (25u64.pow(6) as f64 / permutations_count(25, 6) as f64 <= MAX_SPREAD),
-            permutations_count(25, 6) >= MIN_COMPACT_ENTRIES
-        );
-        assert!((16u64.pow(8) as f64) > permutations_count(16, 8) as f64 * MAX_SPREAD);
+        assert!(!PositionalTable::suits(25, five.tiles().len()));
+        assert!(PositionalTable::suits(25, 6));
+        assert!(!PositionalTable::suits(25, 5) && !PositionalTable::suits(25, 7));
+        assert!(!PositionalTable::suits(16, 7) && !PositionalTable::suits(16, 8));
+        assert!(!PositionalTable::suits(20, 6) && !PositionalTable::suits(16, 6));
     }
 }
