@@ -19,7 +19,7 @@ use crate::heuristic::{
 use crate::near::Effort;
 use crate::search::engine::{self, MAX_CELLS};
 use crate::search::move_pruning::MovePruner;
-use crate::search::{self, Limits, SearchError, Stats};
+use crate::search::{self, LimitExceeded, LimitKind, Limits, SearchError, Stats};
 use crate::solution::Solution;
 use crate::symmetry::Canonical;
 use crate::table::{Table, TableError};
@@ -217,18 +217,24 @@ trait EngineJob {
     ) -> Result<Self::Out, SearchError>;
 }
 
+/// States an optimal search spends on the compact pattern-database tables before it makes
+/// the positional layout (see [`Solver::solve`]): about a second.
+pub const COMPACT_FIRST_STATES: u64 = 20_000_000;
+
 /// A whole IDA* search: optimal, or weighted by `num / den` (the near-optimal solver's
 /// ladder rungs, see [`engine::Weighted`]).
 struct Run<'a> {
     limits: &'a Limits,
     parallel: bool,
     weight: Option<(u32, u32)>,
+    /// Whether to read the positional layout (see [`EngineJob::long`]).
+    long: bool,
 }
 
 impl EngineJob for Run<'_> {
     type Out = search::Found;
     fn long(&self) -> bool {
-        self.weight.is_none()
+        self.long && self.weight.is_none()
     }
     fn run<E: engine::Evaluator>(
         self,
@@ -678,6 +684,7 @@ impl Solver {
                         limits,
                         parallel,
                         weight: Some(weight),
+                        long: false,
                     };
                     self.engine_job(board, job)
                         .map(|((s, stats), back)| (back.solution(s), stats))
@@ -725,6 +732,73 @@ impl Solver {
         }
     }
 
+    /// An optimal search on the engine. When the databases take the positional layout (see
+    /// [`PdbSet::positional_tables`]) and this process has not made it yet, the search starts
+    /// on the compact tables under [`COMPACT_FIRST_STATES`]: most boards end there, and only a
+    /// search that goes on pays for the layout (about 2 s and 977 MB on 5×5) and restarts on
+    /// it. The states and time of both parts, and of making the layout, count against `limits`.
+    fn optimal_on_engine(
+        &self,
+        board: &Board,
+        limits: &Limits,
+        parallel: bool,
+    ) -> Result<search::Found, SearchError> {
+        let run = |limits: &Limits, long: bool| {
+            let job = Run {
+                limits,
+                parallel,
+                weight: None,
+                long,
+            };
+            self.engine_job(board, job)
+                .map_err(|e| match e {
+                    SolveError::Search(e) => e,
+                    other => SearchError::Unsupported(other.to_string()),
+                })
+                .map(|((s, stats), back)| (back.solution(s), stats))
+        };
+        let pending = match &self.heuristics {
+            Heuristics::Pdb { set, .. } => set.positional_pending(),
+            _ => false,
+        };
+        if !pending || limits.max_nodes.is_some_and(|m| m <= COMPACT_FIRST_STATES) {
+            return run(limits, !pending);
+        }
+        let started = Instant::now();
+        let first = Limits {
+            max_nodes: Some(COMPACT_FIRST_STATES),
+            ..limits.clone()
+        };
+        let spent = match run(&first, false) {
+            Err(SearchError::Limit(l)) if l.kind == LimitKind::Nodes => l.stats,
+            other => return other,
+        };
+        if let Some(set) = self.pdbs() {
+            let _ = set.positional_tables();
+        }
+        let rest = Limits {
+            max_nodes: limits
+                .max_nodes
+                .map(|m| m.saturating_sub(spent.expanded).max(1)),
+            max_time: limits.max_time.map(|t| t.saturating_sub(started.elapsed())),
+            ..limits.clone()
+        };
+        let with_first = |mut stats: Stats| {
+            stats.expanded += spent.expanded;
+            stats.generated += spent.generated;
+            stats.elapsed = started.elapsed();
+            stats
+        };
+        match run(&rest, true) {
+            Ok((s, stats)) => Ok((s, with_first(stats))),
+            Err(SearchError::Limit(l)) => Err(SearchError::Limit(LimitExceeded {
+                kind: l.kind,
+                stats: with_first(l.stats),
+            })),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Solves one board under the solver's limits.
     pub fn solve(&self, board: &Board) -> Result<Outcome, SolveError> {
         self.solve_within(board, &self.limits)
@@ -766,19 +840,7 @@ impl Solver {
         let found = if algorithm == Algorithm::Near {
             self.near(board, limits, parallel)
         } else if self.uses_engine() {
-            self.engine_job(
-                board,
-                Run {
-                    limits,
-                    parallel,
-                    weight: None,
-                },
-            )
-            .map_err(|e| match e {
-                SolveError::Search(e) => e,
-                other => SearchError::Unsupported(other.to_string()),
-            })
-            .map(|((s, stats), back)| (back.solution(s), stats))
+            self.optimal_on_engine(board, limits, parallel)
         } else {
             match &self.heuristics {
                 Heuristics::Manhattan(h) => {

@@ -523,13 +523,25 @@ impl PdbSet {
 
     /// The databases laid out by positions for the engine (see [`super::pdb_positional`]) when
     /// every database suits that layout: made on the first call (about 2 s and 977 MB for the
-    /// 6-6-6-6 set, ignoring any search limit), or shared with another set of the same databases.
+    /// 6-6-6-6 set, not interruptible; the solver asks only once a search has gone on for a
+    /// while, see [`crate::solver::COMPACT_FIRST_STATES`]), or shared with another set of the
+    /// same databases.
     pub fn positional_tables(&self) -> Option<&[PositionalTable]> {
         self.positional
             .get_or_init(|| {
                 PositionalTable::shared(self.goal.cells(), &self.dbs, self.goal.shape().cells())
             })
             .as_deref()
+    }
+
+    /// Whether the databases take the positional layout and this set has not got it yet.
+    pub fn positional_pending(&self) -> bool {
+        let n = self.goal.shape().cells();
+        self.positional.get().is_none()
+            && self
+                .dbs
+                .iter()
+                .all(|db| PositionalTable::suits(n, db.tiles().len()))
     }
 
     /// The diagonal reflection, when the goal allows it.
