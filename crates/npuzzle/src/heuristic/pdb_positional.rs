@@ -18,7 +18,7 @@
 //! with different limits (the Python package keeps several) do not each make their own.
 
 use super::pdb::PatternDb;
-use super::pdb_set::{MAX_PATTERNS, PdbSet};
+use super::pdb_set::{MAX_PATTERNS, PdbChange, PdbSet, PdbState};
 use crate::board::Tile;
 use crate::rank::permutations_count;
 use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
@@ -176,26 +176,19 @@ pub struct PositionalEval<'a> {
     n: u32,
 }
 
-/// Each pattern's index and entry, for the board and its reflection, and the sums.
+/// Each pattern's positional index for the board and for its reflection, beside the entries
+/// and sums every pattern-database evaluator keeps ([`PdbState`]).
 #[derive(Clone, Copy, Debug)]
 pub struct PositionalState {
+    sums: PdbState,
     idx: [u32; MAX_PATTERNS],
     midx: [u32; MAX_PATTERNS],
-    parts: [u8; MAX_PATTERNS],
-    mparts: [u8; MAX_PATTERNS],
-    sum: u32,
-    msum: u32,
 }
 
-/// What entering a child changes: one pattern for the board, one for the reflection.
+/// What entering a child changes: the entries ([`PdbChange`]) and the two indexes.
 #[derive(Clone, Copy, Debug)]
 pub struct PositionalChange {
-    d: u8,
-    md: u8,
-    part: u8,
-    mpart: u8,
-    old: u8,
-    mold: u8,
+    sums: PdbChange,
     idx: u32,
     midx: u32,
     old_idx: u32,
@@ -288,25 +281,20 @@ impl Evaluator for PositionalEval<'_> {
 
     fn root(&self, cells: &Cells) -> (PositionalState, u32) {
         let mut st = PositionalState {
+            sums: PdbState::empty(),
             idx: [0; MAX_PATTERNS],
             midx: [0; MAX_PATTERNS],
-            parts: [0; MAX_PATTERNS],
-            mparts: [0; MAX_PATTERNS],
-            sum: 0,
-            msum: 0,
         };
         for d in 0..self.count {
             let k = self.sizes[d] as usize;
             st.idx[d] = self.index(&self.tiles[d], k, cells, None);
-            st.parts[d] = self.tables[d][st.idx[d] as usize];
-            st.sum += st.parts[d] as u32;
+            st.sums.set(d, self.tables[d][st.idx[d] as usize], false);
             if let Some((cell, _, _)) = &self.mirror {
                 st.midx[d] = self.index(&self.mtiles[d], k, cells, Some(cell));
-                st.mparts[d] = self.tables[d][st.midx[d] as usize];
-                st.msum += st.mparts[d] as u32;
+                st.sums.set(d, self.tables[d][st.midx[d] as usize], true);
             }
         }
-        (st, st.sum.max(st.msum))
+        (st, st.sums.value())
     }
 
     #[inline(always)]
@@ -323,69 +311,43 @@ impl Evaluator for PositionalEval<'_> {
         let step = (s.to as u32).wrapping_sub(s.from as u32);
         let idx = st.idx[d].wrapping_add(step.wrapping_mul(self.weight[t]));
         let part = self.tables[d][idx as usize];
-        let sum = st.sum + part as u32 - st.parts[d] as u32;
-        if sum > limit {
-            return Err(sum);
-        }
-        let mut change = PositionalChange {
-            d: d as u8,
-            md: 0,
-            part,
-            mpart: st.mparts[0],
-            old: st.parts[d],
-            mold: st.mparts[0],
-            idx,
-            midx: st.midx[0],
-            old_idx: st.idx[d],
-            old_midx: st.midx[0],
-        };
-        let mut h = sum;
-        if let Some((cell, db, weight)) = &self.mirror {
-            let md = db[t] as usize & (MAX_PATTERNS - 1);
-            let mstep = (cell[s.to & (MAX_CELLS - 1)] as u32)
-                .wrapping_sub(cell[s.from & (MAX_CELLS - 1)] as u32);
-            let midx = st.midx[md].wrapping_add(mstep.wrapping_mul(weight[t]));
-            let mpart = self.tables[md][midx as usize];
-            let msum = st.msum + mpart as u32 - st.mparts[md] as u32;
-            h = h.max(msum);
-            if h > limit {
-                return Err(h);
-            }
-            change.md = md as u8;
-            change.mpart = mpart;
-            change.mold = st.mparts[md];
-            change.midx = midx;
-            change.old_midx = st.midx[md];
-        }
-        Ok((h, change))
+        let mut midx = st.midx[0];
+        let (h, sums) = st.sums.probe(d, part, limit, || {
+            self.mirror.as_ref().map(|(cell, db, weight)| {
+                let md = db[t] as usize & (MAX_PATTERNS - 1);
+                let mstep = (cell[s.to & (MAX_CELLS - 1)] as u32)
+                    .wrapping_sub(cell[s.from & (MAX_CELLS - 1)] as u32);
+                midx = st.midx[md].wrapping_add(mstep.wrapping_mul(weight[t]));
+                (md, self.tables[md][midx as usize])
+            })
+        })?;
+        let (_, md) = sums.databases();
+        Ok((
+            h,
+            PositionalChange {
+                sums,
+                idx,
+                midx,
+                old_idx: st.idx[d],
+                old_midx: st.midx[md],
+            },
+        ))
     }
 
     #[inline(always)]
     fn enter(&self, st: &mut PositionalState, c: &PositionalChange) {
-        let (d, md) = (
-            c.d as usize & (MAX_PATTERNS - 1),
-            c.md as usize & (MAX_PATTERNS - 1),
-        );
-        st.sum = st.sum + c.part as u32 - st.parts[d] as u32;
-        st.parts[d] = c.part;
+        let (d, md) = c.sums.databases();
+        st.sums.enter(&c.sums);
         st.idx[d] = c.idx;
-        st.msum = st.msum + c.mpart as u32 - st.mparts[md] as u32;
-        st.mparts[md] = c.mpart;
         st.midx[md] = c.midx;
     }
 
     #[inline(always)]
     fn leave(&self, st: &mut PositionalState, c: &PositionalChange) {
-        let (d, md) = (
-            c.d as usize & (MAX_PATTERNS - 1),
-            c.md as usize & (MAX_PATTERNS - 1),
-        );
-        st.msum = st.msum + c.mold as u32 - c.mpart as u32;
-        st.mparts[md] = c.mold;
-        st.midx[md] = c.old_midx;
-        st.sum = st.sum + c.old as u32 - c.part as u32;
-        st.parts[d] = c.old;
+        let (d, md) = c.sums.databases();
+        st.sums.leave(&c.sums);
         st.idx[d] = c.old_idx;
+        st.midx[md] = c.old_midx;
     }
 }
 

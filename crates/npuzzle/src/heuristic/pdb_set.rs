@@ -591,7 +591,8 @@ pub struct PdbEval<'a> {
     mirror: Option<Mirror>,
 }
 
-/// Each database's entry for the board and for its reflection, and their sums.
+/// Each database's entry for the board and for its reflection, and their sums: the
+/// bookkeeping every pattern-database evaluator shares, whatever its table layout.
 #[derive(Clone, Copy, Debug)]
 pub struct PdbState {
     parts: [u8; MAX_PATTERNS],
@@ -610,6 +611,105 @@ pub struct PdbChange {
     md: u8,
     mpart: u8,
     mold: u8,
+}
+
+impl PdbState {
+    /// No entries yet (see [`PdbState::set`]).
+    pub(crate) fn empty() -> PdbState {
+        PdbState {
+            parts: [0; MAX_PATTERNS],
+            mparts: [0; MAX_PATTERNS],
+            sum: 0,
+            msum: 0,
+        }
+    }
+
+    /// Adds database `d`'s entry for the board (`mirrored`: for its reflection).
+    pub(crate) fn set(&mut self, d: usize, entry: u8, mirrored: bool) {
+        if mirrored {
+            self.mparts[d] = entry;
+            self.msum += entry as u32;
+        } else {
+            self.parts[d] = entry;
+            self.sum += entry as u32;
+        }
+    }
+
+    /// The heuristic value: the larger of the two sums.
+    pub(crate) fn value(&self) -> u32 {
+        self.sum.max(self.msum)
+    }
+
+    /// A child's value when database `d`'s entry becomes `part` and, only if that keeps the
+    /// child within `limit`, `mirror()` gives the reflection's database and new entry (`None`
+    /// without a reflection). `Err(lower)` past the limit.
+    #[inline(always)]
+    pub(crate) fn probe(
+        &self,
+        d: usize,
+        part: u8,
+        limit: u32,
+        mirror: impl FnOnce() -> Option<(usize, u8)>,
+    ) -> Result<(u32, PdbChange), u32> {
+        let d = d & (MAX_PATTERNS - 1);
+        let sum = self.sum + part as u32 - self.parts[d] as u32;
+        if sum > limit {
+            return Err(sum);
+        }
+        let mut change = PdbChange {
+            d: d as u8,
+            part,
+            old: self.parts[d],
+            md: 0,
+            mpart: self.mparts[0],
+            mold: self.mparts[0],
+        };
+        let mut h = sum;
+        if let Some((md, mpart)) = mirror() {
+            let md = md & (MAX_PATTERNS - 1);
+            let msum = self.msum + mpart as u32 - self.mparts[md] as u32;
+            h = h.max(msum);
+            if h > limit {
+                return Err(h);
+            }
+            change.md = md as u8;
+            change.mpart = mpart;
+            change.mold = self.mparts[md];
+        }
+        Ok((h, change))
+    }
+
+    /// The child's entries (after a successful probe).
+    #[inline(always)]
+    pub(crate) fn enter(&mut self, c: &PdbChange) {
+        let (d, md) = c.databases();
+        self.sum = self.sum + c.part as u32 - self.parts[d] as u32;
+        self.parts[d] = c.part;
+        self.msum = self.msum + c.mpart as u32 - self.mparts[md] as u32;
+        self.mparts[md] = c.mpart;
+    }
+
+    /// Undoes [`PdbState::enter`].
+    #[inline(always)]
+    pub(crate) fn leave(&mut self, c: &PdbChange) {
+        let (d, md) = c.databases();
+        self.msum = self.msum + c.mold as u32 - c.mpart as u32;
+        self.mparts[md] = c.mold;
+        self.sum = self.sum + c.old as u32 - c.part as u32;
+        self.parts[d] = c.old;
+    }
+}
+
+impl PdbChange {
+    /// The databases changed for the board and for the reflection (the latter 0, unchanged,
+    /// without a reflection).
+    #[inline(always)]
+    pub(crate) fn databases(&self) -> (usize, usize) {
+        (
+            self.d as usize & (MAX_PATTERNS - 1),
+            self.md as usize & (MAX_PATTERNS - 1),
+        )
+    }
 }
 
 impl<'a> PdbEval<'a> {
@@ -707,21 +807,15 @@ impl Evaluator for PdbEval<'_> {
     type Change = PdbChange;
 
     fn root(&self, cells: &Cells) -> (PdbState, u32) {
-        let mut st = PdbState {
-            parts: [0; MAX_PATTERNS],
-            mparts: [0; MAX_PATTERNS],
-            sum: 0,
-            msum: 0,
-        };
+        let mut st = PdbState::empty();
         for d in 0..self.count {
-            st.parts[d] = self.entry(d, &self.tiles[d], cells, 0, 0, None);
-            st.sum += st.parts[d] as u32;
+            st.set(d, self.entry(d, &self.tiles[d], cells, 0, 0, None), false);
             if let Some(m) = &self.mirror {
-                st.mparts[d] = self.entry(d, &m.tiles[d], cells, 0, 0, Some(&m.cell));
-                st.msum += st.mparts[d] as u32;
+                let e = self.entry(d, &m.tiles[d], cells, 0, 0, Some(&m.cell));
+                st.set(d, e, true);
             }
         }
-        (st, st.sum.max(st.msum))
+        (st, st.value())
     }
 
     #[inline(always)]
@@ -736,56 +830,25 @@ impl Evaluator for PdbEval<'_> {
         let t = s.tile & (MAX_CELLS - 1);
         let d = self.db[t] as usize & (MAX_PATTERNS - 1);
         let part = self.entry(d, &self.tiles[d], cells, t, s.to, None);
-        let sum = st.sum + part as u32 - st.parts[d] as u32;
-        if sum > limit {
-            return Err(sum);
-        }
-        let mut change = PdbChange {
-            d: d as u8,
-            part,
-            old: st.parts[d],
-            md: 0,
-            mpart: st.mparts[0],
-            mold: st.mparts[0],
-        };
-        let mut h = sum;
-        if let Some(m) = &self.mirror {
-            let md = m.db[t] as usize & (MAX_PATTERNS - 1);
-            let mpart = self.entry(md, &m.tiles[md], cells, t, s.to, Some(&m.cell));
-            let msum = st.msum + mpart as u32 - st.mparts[md] as u32;
-            h = h.max(msum);
-            if h > limit {
-                return Err(h);
-            }
-            change.md = md as u8;
-            change.mpart = mpart;
-            change.mold = st.mparts[md];
-        }
-        Ok((h, change))
+        st.probe(d, part, limit, || {
+            self.mirror.as_ref().map(|m| {
+                let md = m.db[t] as usize & (MAX_PATTERNS - 1);
+                (
+                    md,
+                    self.entry(md, &m.tiles[md], cells, t, s.to, Some(&m.cell)),
+                )
+            })
+        })
     }
 
     #[inline(always)]
     fn enter(&self, st: &mut PdbState, c: &PdbChange) {
-        let (d, md) = (
-            c.d as usize & (MAX_PATTERNS - 1),
-            c.md as usize & (MAX_PATTERNS - 1),
-        );
-        st.sum = st.sum + c.part as u32 - st.parts[d] as u32;
-        st.parts[d] = c.part;
-        st.msum = st.msum + c.mpart as u32 - st.mparts[md] as u32;
-        st.mparts[md] = c.mpart;
+        st.enter(c);
     }
 
     #[inline(always)]
     fn leave(&self, st: &mut PdbState, c: &PdbChange) {
-        let (d, md) = (
-            c.d as usize & (MAX_PATTERNS - 1),
-            c.md as usize & (MAX_PATTERNS - 1),
-        );
-        st.msum = st.msum + c.mold as u32 - c.mpart as u32;
-        st.mparts[md] = c.mold;
-        st.sum = st.sum + c.old as u32 - c.part as u32;
-        st.parts[d] = c.old;
+        st.leave(c);
     }
 }
 
