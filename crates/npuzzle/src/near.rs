@@ -16,7 +16,8 @@
 //!   peeling, every placement weighs what its moves do to the other tiles: of two routes for
 //!   the blank, the one that carries more
 //!   tiles toward home is preferred even when it is a little longer, since those tiles then
-//!   have less far to go. A line fills from both ends, next at the end whose tile the blank reaches first.
+//!   have less far to go. A line fills from both ends, next at the end whose tile the blank
+//!   reaches first.
 //!
 //! [`Effort`] trades time for length: more rungs on the ladder with larger allowances, and on
 //! boards past 256 cells larger rectangles searched whole for each placement. Time and
