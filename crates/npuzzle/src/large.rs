@@ -544,9 +544,8 @@ impl Builder<'_> {
                 break 'search;
             }
             self.stats.expanded += 1;
-            if self.stats.expanded.is_multiple_of(1 << 14) {
-                self.check()?;
-            }
+            // The node limit is compared on every state (the clock every few thousand).
+            self.budget.enforce(&mut self.stats, 0)?;
             for mv in Move::ALL {
                 let Some(nb_cell) = shape.neighbour(cells[bl], mv) else {
                     continue;
@@ -884,6 +883,28 @@ mod tests {
                         assert_eq!(r.board.tile(c), goal.tile(c), "{shape} cell {c}");
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn node_limit_stops_the_peeling_on_time() {
+        let shape = Shape::new(30, 30).unwrap();
+        let goal = Board::goal(shape);
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(9);
+        let b = crate::random::random_solvable(&goal, &mut rng);
+        for cap in [1_000, 5_000] {
+            let limits = Limits {
+                max_nodes: Some(cap),
+                ..Limits::default()
+            };
+            let placement = Placement::WeighOthers { whole_cells: 400 };
+            match reduce(&b, &goal, &limits, placement, |r, c| r * c <= 25) {
+                Err(SearchError::Limit(l)) => {
+                    assert!(l.stats.expanded <= cap + 1, "{} > {cap}", l.stats.expanded)
+                }
+                Err(e) => panic!("{e}"),
+                Ok(_) => panic!("a 30x30 board peeled within {cap} states"),
             }
         }
     }
