@@ -34,6 +34,7 @@ pub mod large;
 pub mod near;
 pub mod parity;
 pub mod parse;
+pub(crate) mod polish;
 pub mod random;
 pub mod rank;
 pub mod search;

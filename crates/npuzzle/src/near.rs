@@ -17,7 +17,9 @@
 //!   the blank, the one that carries more
 //!   tiles toward home is preferred even when it is a little longer, since those tiles then
 //!   have less far to go. A line fills from both ends, next at the end whose tile the blank
-//!   reaches first.
+//!   reaches first. The answer is then polished (module `polish`): every stretch whose
+//!   blank stays within a small rectangle is searched again for a shorter way (about 2 %
+//!   shorter answers).
 //!
 //! [`Effort`] trades time for length: more rungs on the ladder with larger allowances, and on
 //! boards past 256 cells larger rectangles searched whole for each placement. Time and
@@ -27,6 +29,7 @@
 
 use crate::board::Board;
 use crate::large::{Placement, reduce};
+use crate::polish::{Polish, polish};
 use crate::search::{Found, LimitExceeded, LimitKind, Limits, SearchError, Stats};
 use crate::solution::Solution;
 use std::time::Instant;
@@ -56,6 +59,17 @@ impl Effort {
     /// On boards past 256 cells, the largest rectangle searched whole for one placement.
     fn whole_cells(self) -> usize {
         [400, 900, 1600, 2500, 4096][(self.0 as usize - 1).min(4)]
+    }
+
+    /// How hard the answers of boards of `cells` cells are polished: larger rectangles at more
+    /// effort, smaller ones on very large boards (whose answers are long).
+    fn polish(self, cells: usize) -> Polish {
+        let level = self.0 as usize - 1;
+        let window_cells = if cells > 2_500 { 12 } else { 16 } + 2 * level;
+        Polish {
+            window_cells,
+            window_nodes: 20_000 << level,
+        }
     }
 
     /// The weights tried, coarse to fine (as `num / den`), and the states each may expand.
@@ -174,7 +188,17 @@ pub(crate) fn solve_by_peeling(
         &sub_goal,
         &left(limits, started, reduced.stats.expanded),
     )?;
-    Ok(reduced.finish(rest.moves(), &stats, started))
+    let (solution, mut total) = reduced.finish(rest.moves(), &stats, started);
+    let mut polishing = Stats::default();
+    let moves = polish(
+        start,
+        solution.into_moves(),
+        effort.polish(start.shape().cells()),
+        &left(limits, started, total.expanded),
+        &mut polishing,
+    );
+    add(&mut total, &polishing);
+    Ok((Solution::new(moves), total_with_time(total, started)))
 }
 
 #[cfg(test)]
