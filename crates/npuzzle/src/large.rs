@@ -714,29 +714,8 @@ pub(crate) fn reduce(
         generation: 0,
         parent: vec![0; n],
     };
-    let (br, bc) = (shape.row(goal.blank()), shape.column(goal.blank()));
-    let (mut r0, mut r1, mut c0, mut c1) = (0, shape.height(), 0, shape.width());
-    while !small(r1 - r0, c1 - c0) && (r1 - r0 > 2 || c1 - c0 > 2) {
-        // Peel the longer dimension's far line: a row when there are more rows.
-        let line: Vec<usize> = if r1 - r0 >= c1 - c0 {
-            let row = if br - r0 >= r1 - 1 - br {
-                r0 += 1;
-                r0 - 1
-            } else {
-                r1 -= 1;
-                r1
-            };
-            (c0..c1).map(|c| row * shape.width() + c).collect()
-        } else {
-            let col = if bc - c0 >= c1 - 1 - bc {
-                c0 += 1;
-                c0 - 1
-            } else {
-                c1 -= 1;
-                c1
-            };
-            (r0..r1).map(|r| r * shape.width() + col).collect()
-        };
+    let mut region = Region::whole(shape);
+    while let Some(line) = region.peel(goal, &small) {
         let k = line.len();
         let free = b.locked.iter().filter(|&&l| !l).count();
         // On small regions, weighed placements take two neighbouring tiles at a time: the
@@ -787,9 +766,77 @@ pub(crate) fn reduce(
         board: b.board,
         moves: b.moves,
         stats: b.stats,
-        rows: (r0, r1),
-        cols: (c0, c1),
+        rows: region.rows,
+        cols: region.cols,
     })
+}
+
+/// The rows `rows.0..rows.1` and columns `cols.0..cols.1` still to solve while peeling.
+#[derive(Clone, Copy, Debug)]
+struct Region {
+    rows: (usize, usize),
+    cols: (usize, usize),
+    shape: Shape,
+}
+
+impl Region {
+    fn whole(shape: Shape) -> Region {
+        Region {
+            rows: (0, shape.height()),
+            cols: (0, shape.width()),
+            shape,
+        }
+    }
+
+    /// Takes the next line off the region and returns its cells, in order along the line;
+    /// `None` once `small(rows, columns)` holds or 2×2 is left. The line is one of the
+    /// longer dimension (a row when there are more rows), the one farther from `goal`'s
+    /// blank, which therefore always stays in the region.
+    fn peel(&mut self, goal: &Board, small: impl Fn(usize, usize) -> bool) -> Option<Vec<usize>> {
+        let shape = self.shape;
+        let (br, bc) = (shape.row(goal.blank()), shape.column(goal.blank()));
+        let ((r0, r1), (c0, c1)) = (&mut self.rows, &mut self.cols);
+        if small(*r1 - *r0, *c1 - *c0) || (*r1 - *r0 <= 2 && *c1 - *c0 <= 2) {
+            return None;
+        }
+        Some(if *r1 - *r0 >= *c1 - *c0 {
+            let row = if br - *r0 >= *r1 - 1 - br {
+                *r0 += 1;
+                *r0 - 1
+            } else {
+                *r1 -= 1;
+                *r1
+            };
+            (*c0..*c1).map(|c| row * shape.width() + c).collect()
+        } else {
+            let col = if bc - *c0 >= *c1 - 1 - bc {
+                *c0 += 1;
+                *c0 - 1
+            } else {
+                *c1 -= 1;
+                *c1
+            };
+            (*r0..*r1).map(|r| r * shape.width() + col).collect()
+        })
+    }
+}
+
+/// For every cell of `goal`'s board, how soon [`reduce`] peels it (stopping where `small`
+/// holds): the first line's cells get the number of lines peeled, the next line's one less,
+/// and so on to 1 for the last line; cells left in the region get 0.
+pub(crate) fn peel_priority(goal: &Board, small: impl Fn(usize, usize) -> bool) -> Vec<usize> {
+    let mut region = Region::whole(goal.shape());
+    let mut order = Vec::new();
+    while let Some(line) = region.peel(goal, &small) {
+        order.push(line);
+    }
+    let mut priority = vec![0; goal.shape().cells()];
+    for (i, line) in order.iter().enumerate() {
+        for &cell in line {
+            priority[cell] = order.len() - i;
+        }
+    }
+    priority
 }
 
 impl Reduced {
@@ -885,6 +932,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn peel_priority_follows_the_peeling_order() {
+        // 10×10, blank last: row 0 first, then column 0, row 1, column 1 … down to 5×5.
+        let shape = Shape::new(10, 10).unwrap();
+        let p = peel_priority(&Board::goal(shape), |r, c| r * c <= 25);
+        let at = |r: usize, c: usize| p[r * 10 + c];
+        assert!((0..10).all(|c| at(0, c) == 10));
+        assert!((1..10).all(|r| at(r, 0) == 9));
+        assert!((1..10).all(|c| at(1, c) == 8));
+        assert_eq!((at(4, 4), at(5, 4), at(5, 5), at(9, 9)), (2, 1, 0, 0));
+        // Blank first: the far lines are the last row and column. A tall board: rows first.
+        let p = peel_priority(&Board::goal_blank_first(shape), |r, c| r * c <= 25);
+        assert!((0..10).all(|c| p[90 + c] == 10) && p[0] == 0);
+        let tall = Shape::new(4, 12).unwrap();
+        let p = peel_priority(&Board::goal(tall), |r, c| r * c <= 16);
+        assert_eq!(p.iter().max(), Some(&8));
+        assert!((0..4).all(|c| p[c] == 8 && p[7 * 4 + c] == 1 && p[8 * 4 + c] == 0));
     }
 
     #[test]

@@ -42,6 +42,7 @@ pub mod solution;
 pub mod solver;
 pub mod symmetry;
 pub mod table;
+pub(crate) mod tidy;
 
 pub use board::{BLANK, Board, BoardError, Move, Shape, Tile};
 pub use builder::{Building, PdbSource, SolverBuilder};

@@ -1,0 +1,257 @@
+//! Carrying many tiles toward home at once, before the peeling: a beam search over whole
+//! boards.
+//!
+//! The peeling of [`crate::near`] places one tile (or two) at a time and pays for each step a
+//! tile takes: about 3.5 to 5 moves per unit of Manhattan distance on a 10×10 board, as the
+//! blank must walk around the tile between its steps. Early on, a random board has so many
+//! tiles that want to go somewhere that sequences of moves carrying one tile after another a
+//! step toward home are easy to find, at 1.3 to 1.7 moves per unit removed. A beam search
+//! finds them: every depth keeps the [`Tidy::width`] boards with the lowest weighted distance
+//! (a board already met is never kept again) and the search follows the best until that
+//! distance is down to [`TIDY_FRACTION`] of where it started, or stops improving. Tiles of
+//! the lines the peeling places first weigh more, so the peeling then starts from lines that
+//! are nearly done.
+//!
+//! On larger boards the beam soon stalls: the tiles near the blank are tidied and every way
+//! to others first undoes some of that, which a beam of equal-length boards cannot afford.
+//! It is therefore used on boards of at most [`TIDY_CELLS`] cells (measured: 3 to 6 % shorter
+//! answers from 6×6 to 16×16). Memory: the beam's boards and one 8-byte key per board kept.
+
+use crate::board::{BLANK, Board, Move, Tile};
+use crate::search::{Budget, LimitExceeded, Limits, Stats};
+use rand::{Rng, SeedableRng};
+use rustc_hash::FxHashSet;
+
+/// Largest board (in cells) the beam is run on.
+pub const TIDY_CELLS: usize = 256;
+
+/// The beam stops once the weighted distance is down to this fraction of the start's.
+pub const TIDY_FRACTION: f64 = 0.35;
+
+/// Depths without a better board after which the beam gives up.
+const STALL_DEPTHS: usize = 100;
+
+/// How wide a beam.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Tidy {
+    /// Boards kept at every depth.
+    pub width: usize,
+}
+
+/// The weighted distances and hash keys of one goal.
+struct Weights {
+    /// `cost[tile * cells + cell]`: the tile's weight times its Manhattan distance from `cell`
+    /// to its goal cell.
+    cost: Vec<u32>,
+    /// `key[tile * cells + cell]`: random bits for the tile on the cell (Zobrist hashing).
+    key: Vec<u64>,
+}
+
+impl Weights {
+    fn new(goal: &Board, priority: &[usize]) -> Weights {
+        let shape = goal.shape();
+        let n = shape.cells();
+        let mut cost = vec![0; n * n];
+        for home in 0..n {
+            let tile = goal.tile(home) as usize;
+            if tile == BLANK as usize {
+                continue;
+            }
+            let weight = 2 + priority.get(home).copied().unwrap_or(0);
+            for cell in 0..n {
+                cost[tile * n + cell] = (weight * shape.distance(home, cell)) as u32;
+            }
+        }
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(0x7157);
+        let key = (0..n * n).map(|_| rng.random()).collect();
+        Weights { cost, key }
+    }
+}
+
+/// One depth of the beam: its boards, flat.
+#[derive(Default)]
+struct Layer {
+    tiles: Vec<Tile>,
+    blank: Vec<usize>,
+    h: Vec<u32>,
+    key: Vec<u64>,
+}
+
+impl Layer {
+    fn clear(&mut self) {
+        self.tiles.clear();
+        self.blank.clear();
+        self.h.clear();
+        self.key.clear();
+    }
+}
+
+/// Moves from `start` that carry tiles toward `goal` as the module docs describe (none when
+/// the beam finds nothing better than the start), and the search's figures. A tile's
+/// distance weighs 2 plus the `priority` of its goal cell (how soon the peeling places it:
+/// [`crate::large::peel_priority`]). Only a hit `limits` is an error.
+pub(crate) fn tidy(
+    start: &Board,
+    goal: &Board,
+    priority: &[usize],
+    how: Tidy,
+    limits: &Limits,
+) -> Result<(Vec<Move>, Stats), LimitExceeded> {
+    let shape = start.shape();
+    let n = shape.cells();
+    let width = how.width.max(1);
+    let w = Weights::new(goal, priority);
+    let mut budget = Budget::new(limits);
+    let mut stats = Stats::default();
+
+    let mut layer = Layer::default();
+    layer.tiles.extend_from_slice(start.cells());
+    layer.blank.push(start.blank());
+    let h0: u32 = (0..n).map(|c| w.cost[start.tile(c) as usize * n + c]).sum();
+    layer.h.push(h0);
+    layer.key.push(
+        (0..n)
+            .map(|c| w.key[start.tile(c) as usize * n + c])
+            .fold(0, |a, k| a ^ k),
+    );
+    let target = (h0 as f64 * TIDY_FRACTION) as u32;
+    let mut seen = FxHashSet::default();
+    seen.insert(layer.key[0]);
+    // parents[d][i]: the index at depth d of the parent of board i at depth d + 1, and the move.
+    let mut parents: Vec<Vec<(u32, Move)>> = Vec::new();
+    let mut best = (h0, 0usize, 0usize);
+    let mut next = Layer::default();
+    let mut candidates: Vec<(u32, u64, u32, Move, usize)> = Vec::new();
+    while best.0 > target && parents.len() - best.1 < STALL_DEPTHS {
+        candidates.clear();
+        for i in 0..layer.blank.len() {
+            let blank = layer.blank[i];
+            let tiles = &layer.tiles[i * n..(i + 1) * n];
+            stats.expanded += 1;
+            for m in Move::ALL {
+                let Some(from) = shape.neighbour(blank, m) else {
+                    continue;
+                };
+                stats.generated += 1;
+                let t = tiles[from] as usize;
+                let h = layer.h[i] + w.cost[t * n + blank] - w.cost[t * n + from];
+                let key = layer.key[i]
+                    ^ w.key[t * n + from]
+                    ^ w.key[t * n + blank]
+                    ^ w.key[from] // the blank (tile 0) leaves `blank` for `from`
+                    ^ w.key[blank];
+                candidates.push((h, key, i as u32, m, from));
+            }
+        }
+        candidates.sort_unstable_by_key(|c| (c.0, c.1));
+        next.clear();
+        let mut links = Vec::with_capacity(width);
+        for &(h, key, parent, m, from) in &candidates {
+            if links.len() == width {
+                break;
+            }
+            if !seen.insert(key) {
+                continue;
+            }
+            let p = parent as usize;
+            let at = next.tiles.len();
+            next.tiles
+                .extend_from_slice(&layer.tiles[p * n..(p + 1) * n]);
+            next.tiles.swap(at + layer.blank[p], at + from);
+            next.blank.push(from);
+            next.h.push(h);
+            next.key.push(key);
+            links.push((parent, m));
+        }
+        if links.is_empty() {
+            break;
+        }
+        parents.push(links);
+        std::mem::swap(&mut layer, &mut next);
+        let (i, &h) = layer
+            .h
+            .iter()
+            .enumerate()
+            .min_by_key(|&(_, h)| *h)
+            .unwrap_or((0, &u32::MAX));
+        if h < best.0 {
+            best = (h, parents.len(), i);
+        }
+        let stored = (2 * width + seen.len()) as u64;
+        stats.peak_stored = stats.peak_stored.max(stored);
+        budget.enforce_now(&mut stats, stored)?;
+    }
+    // Back from the best board to the start.
+    let (_, depth, mut i) = best;
+    let mut moves = Vec::with_capacity(depth);
+    for links in parents[..depth].iter().rev() {
+        let (parent, m) = links[i];
+        moves.push(m);
+        i = parent as usize;
+    }
+    moves.reverse();
+    stats.elapsed = budget.elapsed();
+    Ok((moves, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+    use crate::large::peel_priority;
+    use crate::search::LimitKind;
+    use crate::solution::Solution;
+
+    fn manhattan(b: &Board, goal: &Board) -> usize {
+        let shape = b.shape();
+        (0..shape.cells())
+            .filter(|&c| b.tile(c) != BLANK)
+            .map(|c| shape.distance(c, goal.position_of(b.tile(c)).unwrap()))
+            .sum()
+    }
+
+    #[test]
+    fn tidied_boards_are_much_nearer_home_for_few_moves() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(21);
+        for (w, h) in [(10, 10), (8, 6), (3, 12)] {
+            let shape = Shape::new(w, h).unwrap();
+            let random_goal = crate::random::random_board(shape, &mut rng);
+            for goal in [Board::goal(shape), random_goal] {
+                let start = crate::random::random_solvable(&goal, &mut rng);
+                let (moves, stats) = tidy(
+                    &start,
+                    &goal,
+                    &peel_priority(&goal, |r, c| r * c <= 25),
+                    Tidy { width: 1000 },
+                    &Limits::default(),
+                )
+                .unwrap();
+                let end = Solution::new(moves.clone()).replay(&start).unwrap();
+                let (before, after) = (manhattan(&start, &goal), manhattan(&end, &goal));
+                assert!(!moves.is_empty() && stats.expanded > 0, "{shape}");
+                // Fewer than two moves per unit of distance removed, and a real reduction.
+                assert!(after * 4 < before * 3, "{shape}: {before} -> {after}");
+                assert!(
+                    moves.len() < 2 * (before - after),
+                    "{shape}: {} moves, {before} -> {after}",
+                    moves.len()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_solved_board_needs_no_moves_and_limits_are_kept() {
+        let goal = Board::goal(Shape::new(9, 9).unwrap());
+        let (moves, _) = tidy(&goal, &goal, &[], Tidy { width: 100 }, &Limits::default()).unwrap();
+        assert!(moves.is_empty());
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(22);
+        let start = crate::random::random_solvable(&goal, &mut rng);
+        let limits = Limits {
+            max_nodes: Some(2_000),
+            ..Limits::default()
+        };
+        let e = tidy(&start, &goal, &[], Tidy { width: 1000 }, &limits).unwrap_err();
+        assert_eq!(e.kind, LimitKind::Nodes);
+    }
+}
