@@ -65,10 +65,12 @@ impl Effort {
         [400, 900, 1600, 2500, 4096][(self.0 as usize - 1).min(4)]
     }
 
-    /// How wide the beam that tidies a region of at most [`TIDY_CELLS`] cells.
-    fn tidy(self) -> Tidy {
+    /// How wide the beam that tidies a region of `cells` (at most [`TIDY_CELLS`]): 1000 boards
+    /// up to 256 cells, fewer on larger regions (300 on 30×30), doubled per level up to 8×.
+    fn tidy(self, cells: usize) -> Tidy {
+        let width = (256_000 / cells.max(1)).clamp(300, 1000);
         Tidy {
-            width: 1000 << (self.0 - 1).min(3),
+            width: width << (self.0 - 1).min(3),
         }
     }
 
@@ -204,7 +206,7 @@ pub(crate) fn solve_by_peeling(
             &board,
             &region_goal,
             &priority,
-            effort.tidy(),
+            effort.tidy(board.shape().cells()),
             &left(limits, started, total.expanded),
         )?;
         add(&mut total, &stats);

@@ -23,10 +23,15 @@ use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashSet;
 
 /// Largest board (in cells) the beam is run on.
-pub const TIDY_CELLS: usize = 256;
+pub const TIDY_CELLS: usize = 900;
 
 /// The beam stops once the weighted distance is down to this fraction of the start's.
 pub const TIDY_FRACTION: f64 = 0.35;
+
+/// A depth keeps at most this many times `width / cells` boards with the blank on any one cell
+/// (at least one), so that the beam spreads over the board instead of crowding around one
+/// place it has tidied.
+const SPREAD: usize = 3;
 
 /// Depths without a better board after which the beam gives up.
 const STALL_DEPTHS: usize = 100;
@@ -120,6 +125,9 @@ pub(crate) fn tidy(
     // parents[d][i]: the index at depth d of the parent of board i at depth d + 1, and the move.
     let mut parents: Vec<Vec<(u32, Move)>> = Vec::new();
     let mut best = (h0, 0usize, 0usize);
+    // Boards kept per cell of the blank at one depth.
+    let per_blank_cell = (SPREAD * width / n).max(1);
+    let mut kept_at = vec![0usize; n];
     let mut next = Layer::default();
     let mut candidates: Vec<(u32, u64, u32, Move, usize)> = Vec::new();
     while best.0 > target && parents.len() - best.1 < STALL_DEPTHS {
@@ -146,10 +154,15 @@ pub(crate) fn tidy(
         candidates.sort_unstable_by_key(|c| (c.0, c.1));
         next.clear();
         let mut links = Vec::with_capacity(width);
+        kept_at.fill(0);
         for &(h, key, parent, m, from) in &candidates {
             if links.len() == width {
                 break;
             }
+            if kept_at[from] == per_blank_cell {
+                continue;
+            }
+            kept_at[from] += 1;
             if !seen.insert(key) {
                 continue;
             }
