@@ -84,8 +84,8 @@ pub struct LimitArgs {
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// Give up on a board when a search (BFS, bidirectional, A*, greedy) holds more than this
-    /// many states (the near-optimal solver's beam stops early instead); the default keeps
-    /// memory to a few GB.
+    /// many states (the near-optimal solver's beam stops early instead, and its answer is
+    /// longer); the default keeps memory to a few GB.
     #[arg(long, value_name = "N", default_value_t = 50_000_000)]
     pub max_stored: u64,
 }

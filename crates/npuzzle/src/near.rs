@@ -11,11 +11,11 @@
 //!   from coarse to fine, each run under a node allowance; the shortest answer found is kept.
 //!   Weighted IDA* with weight w answers within about w times the optimum, after far fewer
 //!   states than the optimal search.
-//! - **Larger boards**: the lines of [`crate::large`] are peeled until at most 256
-//!   cells are left (none on boards that small already); a beam search then
-//!   carries many tiles of that region toward home at once, those of the lines peeled first
-//!   weighing most (module `tidy`: 1.3–1.7 moves per unit of distance removed, against 3.5–5
-//!   for the placements), and the peeling goes on until at most [`CORE_CELLS`] cells are
+//! - **Larger boards**: the lines of [`crate::large`] are peeled until at most 900
+//!   cells (30×30) are left (none on boards that small already); unless that region is thin,
+//!   a beam search then carries many of its tiles toward home at once, those of the lines
+//!   peeled first weighing most (module `tidy`: 1.2–1.5 moves per unit of distance removed on
+//!   random square boards, against 3.5–5 for the placements), and the peeling goes on until at most [`CORE_CELLS`] cells are
 //!   left, which the ladder above finishes. While peeling, every placement weighs what its
 //!   moves do to the other tiles: of two routes for the blank, the one that carries more
 //!   tiles toward home is preferred even when it is a little longer, since those tiles then
@@ -35,7 +35,7 @@ use crate::large::{Placement, peel_priority, reduce};
 use crate::polish::{Polish, polish};
 use crate::search::{Found, LimitExceeded, LimitKind, Limits, SearchError, Stats};
 use crate::solution::Solution;
-use crate::tidy::{TIDY_CELLS, Tidy, tidy};
+use crate::tidy::{TIDY_CELLS, Tidy, tidy, tidy_pays};
 use std::time::Instant;
 
 /// The largest region left for the weighted search after peeling (5×5, 4×6, 3×8, 2×12).
@@ -200,7 +200,7 @@ pub(crate) fn solve_by_peeling(
     let (mut board, region_goal) = outer.region(goal)?;
     let mut total = outer.stats;
     let mut moves = outer.moves;
-    if board.shape().cells() > CORE_CELLS {
+    if board.shape().cells() > CORE_CELLS && tidy_pays(board.shape()) {
         let priority = peel_priority(&region_goal, core_region);
         let (tidying, stats) = tidy(
             &board,
@@ -333,7 +333,7 @@ mod tests {
     }
 
     #[test]
-    fn more_effort_is_never_longer_on_small_boards_and_shorter_overall_on_large() {
+    fn more_effort_is_never_longer_on_small_boards_nor_longer_overall_on_large() {
         // Up to 32 cells more effort only adds rungs to the ladder: never longer. Past that
         // a wider beam takes another path, so only the total is compared.
         let mut rng = rand::rngs::SmallRng::seed_from_u64(9);

@@ -17,7 +17,7 @@ use crate::board::{BLANK, Board, Move, Shape, Tile};
 use crate::heuristic::{Manhattan, ManhattanEval};
 use crate::search::engine::{Cells, Evaluator, MAX_CELLS, search_subtrees};
 use crate::search::move_pruning::MovePruner;
-use crate::search::{Budget, Limits, Stats};
+use crate::search::{Budget, Limits, SearchError, Stats};
 
 /// Longest stretch re-solved at once (moves).
 const MAX_STRETCH: usize = 48;
@@ -107,7 +107,8 @@ pub(crate) fn polish(
     let mut board = start.clone();
     let mut i = 0;
     while i < moves.len() {
-        if budget.enforce_now(stats, 0).is_err() {
+        let spent = limits.max_nodes.is_some_and(|m| stats.expanded >= m);
+        if spent || budget.enforce_now(stats, 0).is_err() {
             break;
         }
         // The longest stretch from move i whose blank stays within the allowed rectangle.
@@ -225,15 +226,23 @@ fn search_within<E: Evaluator>(
             max_nodes: Some((window_nodes - spent).min(caller_left)),
             ..limits.clone()
         };
-        let result = search_subtrees(
+        let result = match search_subtrees(
             start,
             eval,
             MovePruner::standard(),
             &[Vec::new()],
             bound,
             &allowance,
-        )
-        .ok()?;
+        ) {
+            Ok(r) => r,
+            // Out of allowance: count what the search did, and give up on this rectangle.
+            Err(SearchError::Limit(l)) => {
+                stats.expanded += l.stats.expanded;
+                stats.generated += l.stats.generated;
+                return None;
+            }
+            Err(_) => return None,
+        };
         spent += result.expanded.max(1);
         stats.expanded += result.expanded;
         stats.generated += result.generated;
