@@ -164,6 +164,8 @@ pub(crate) fn tidy(
             let blank = layer.blank[i];
             let tiles = &layer.tiles[i * n..(i + 1) * n];
             stats.expanded += 1;
+            // The node limit holds exactly (the clock is read every few thousand boards).
+            budget.enforce(&mut stats, 0)?;
             for m in Move::ALL {
                 let Some(from) = shape.neighbour(blank, m) else {
                     continue;
@@ -302,6 +304,7 @@ mod tests {
         };
         let e = tidy(&start, &goal, &[], Tidy { width: 1000 }, &limits).unwrap_err();
         assert_eq!(e.kind, LimitKind::Nodes);
+        assert_eq!(e.stats.expanded, 2_001);
         // At the memory limit it stops with what it has: moves that bring the board nearer.
         let limits = Limits {
             max_stored: Some(20_000),
