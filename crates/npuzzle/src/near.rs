@@ -15,8 +15,9 @@
 //!   cells (30×30) are left (none on boards that small already); unless that region is thin,
 //!   a beam search then carries many of its tiles toward home at once, those of the lines
 //!   peeled first weighing most (module `tidy`: 1.2–1.5 moves per unit of distance removed on
-//!   random square boards, against 3.5–5 for the placements), and the peeling goes on until at most [`CORE_CELLS`] cells are
-//!   left, which the ladder above finishes. While peeling, every placement weighs what its
+//!   random square boards, against 3.5–5 for the placements), and the peeling goes on until
+//!   at most [`CORE_CELLS`] cells are left, which the ladder above finishes. While peeling,
+//!   every placement weighs what its
 //!   moves do to the other tiles: of two routes for the blank, the one that carries more
 //!   tiles toward home is preferred even when it is a little longer, since those tiles then
 //!   have less far to go. A line fills from both ends, next at the end whose tile the blank
@@ -25,8 +26,8 @@
 //!
 //! [`Effort`] trades time for length: more rungs on the ladder with larger allowances, a wider
 //! beam, larger rectangles for the polish, and on boards past 256 cells larger rectangles
-//! searched whole for each placement. Time and
-//! memory grow with the answer (the peeling is windowed on large boards), and every limit of
+//! searched whole for each placement. Time and memory grow with the answer (the peeling is
+//! windowed on large boards, the beam bounded by its 900-cell region), and every limit of
 //! the caller applies; if no rung finishes within its allowance the constructive answer is
 //! given, so the solver always answers a solvable board.
 
