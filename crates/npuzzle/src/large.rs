@@ -725,9 +725,10 @@ pub(crate) fn reduce(
         } else {
             1
         };
-        // A line fills from both ends, next at the end whose tile the blank reaches first (when
-        // placements weigh the other tiles), until two neighbouring cells are left. The open
-        // cells stay one run: one or two open cells between locked ones could not be filled.
+        // A line fills from both ends (when placements weigh the other tiles: next at an end
+        // already home, else at the end whose tile the blank reaches first), until two
+        // neighbouring cells are left. The open cells stay one run: one or two open cells
+        // between locked ones could not be filled.
         let (mut lo, mut hi) = (0usize, k - 1);
         while hi - lo + 1 > 2 {
             let n = if hi - lo + 1 >= 4 { step } else { 1 };
@@ -735,8 +736,15 @@ pub(crate) fn reduce(
                 (lo..lo + n).map(|j| line[j]).collect::<Vec<_>>(),
                 (hi + 1 - n..=hi).rev().map(|j| line[j]).collect::<Vec<_>>(),
             ];
-            let right =
-                b.weigh_others && b.blank_reach(goal, &ends[1]) < b.blank_reach(goal, &ends[0]);
+            // An end whose tiles are home already is taken first (it costs nothing), so that
+            // the line closes where tiles are missing; else the end the blank reaches first.
+            let home = |cells: &[usize]| cells.iter().all(|&c| b.board.tile(c) == goal.tile(c));
+            let right = b.weigh_others
+                && match (home(&ends[0]), home(&ends[1])) {
+                    (false, true) => true,
+                    (true, false) => false,
+                    _ => b.blank_reach(goal, &ends[1]) < b.blank_reach(goal, &ends[0]),
+                };
             let tiles: Vec<(Tile, usize)> = ends[right as usize]
                 .iter()
                 .map(|&c| (goal.tile(c), c))

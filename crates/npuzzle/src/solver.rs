@@ -701,6 +701,7 @@ impl Solver {
             &self.goal,
             self.effort,
             limits,
+            parallel,
             |start, goal, limits| {
                 let core = Solver::new(goal.clone(), Algorithm::Near, heuristic, limits.clone())
                     .map_err(as_search)?
