@@ -15,18 +15,22 @@
 //!   cells (30×30) are left (none on boards that small already); unless that region is thin,
 //!   a beam search then carries many of its tiles toward home at once, those of the lines
 //!   peeled first weighing most (module `tidy`: 1.2–1.5 moves per unit of distance removed on
-//!   random square boards, against 3.5–5 for the placements), and the peeling goes on until
-//!   at most [`CORE_CELLS`] cells are left, which the ladder above finishes. While peeling,
-//!   every placement weighs what its
+//!   random square boards, against 3.5–5 for the placements). The beam hands over two boards,
+//!   tidied less and more, and each is finished (on two threads where allowed), keeping the
+//!   shorter answer: line by line, a second beam brings the next line nearly home
+//!   ([`crate::tidy::close_line`]) and the placements finish it, down to at most
+//!   [`CORE_CELLS`] cells, which the ladder above finishes. Every placement weighs what its
 //!   moves do to the other tiles: of two routes for the blank, the one that carries more
 //!   tiles toward home is preferred even when it is a little longer, since those tiles then
-//!   have less far to go. A line fills from both ends, next at the end whose tile the blank
-//!   reaches first. The answer is then polished (module `polish`): every stretch whose blank
-//!   stays within a small rectangle is searched again for a shorter way.
+//!   have less far to go. A line fills from both ends, first where its tiles are home already,
+//!   else at the end whose tile the blank reaches first. The answer is then polished (module
+//!   `polish`): every stretch whose blank stays within a small rectangle is searched again
+//!   for a shorter way.
 //!
-//! [`Effort`] trades time for length: more rungs on the ladder with larger allowances, a wider
-//! beam, larger rectangles for the polish, and on boards past 256 cells larger rectangles
-//! searched whole for each placement. Time and memory grow with the answer (the peeling is
+//! [`Effort`] trades time for length: more rungs on the ladder with larger allowances, wider
+//! beams, larger rectangles for the polish, and on boards past 256 cells larger rectangles
+//! searched whole for each placement; past 32 cells every level up to the one asked for runs
+//! and the shortest answer is kept, so more effort is never longer. Time and memory grow with the answer (the peeling is
 //! windowed on large boards, the beam bounded by its 900-cell region), and every limit of
 //! the caller applies; if no rung finishes within its allowance the constructive answer is
 //! given, so the solver always answers a solvable board.

@@ -9,10 +9,10 @@
 //! boards of 10×10 to 30×30 (about 2 on regions left by peeling larger boards). A beam search
 //! finds them: every depth keeps the [`Tidy::width`] boards with the lowest weighted distance
 //! (a board met in the last few hundred depths is not kept again) and the search follows the
-//! best until that
-//! distance is down to [`TIDY_FRACTIONS`] of where it started, or stops improving. Tiles of
-//! the lines the peeling places first weigh more, so the peeling then starts from lines that
-//! are nearly done.
+//! best until that distance is down to each of [`TIDY_FRACTIONS`] of where it started, or
+//! stops improving. Tiles of the lines the peeling places first weigh more, so the peeling
+//! then starts from lines that are nearly done. The same beam, its weights on the next line
+//! ([`close_line`]), brings each line nearly home before the placements finish it.
 //!
 //! A beam that keeps whichever boards score best soon crowds around one place: the tiles near
 //! the blank are tidied, every way to others first undoes some of that, and the beam stalls.
@@ -21,11 +21,11 @@
 //! the cells times the depth, and the depth grows with the distance removed: the beam is run
 //! on regions of at most [`TIDY_CELLS`] cells (30×30; larger boards are first peeled down to
 //! that), with a narrower beam on larger regions, and only on regions that are not thin
-//! ([`tidy_pays`]). Measured with the rest of the near-optimal
-//! solver (`npuzzle bench large`): 10×10 answers 2.36 → 2.08 times the Manhattan bound, 16×16
-//! 2.66 → 2.31, 30×30 2.74 → 2.38 (0.2 s, 0.7 s and 1.5 s a board). Memory: the two
-//! depths' boards, one link per board kept (8 bytes) and the keys of the boards met in the
-//! last few hundred depths.
+//! ([`tidy_pays`]). Measured with the rest of the near-optimal solver (`npuzzle bench
+//! large`): 10×10 answers 2.36 → 2.08 times the Manhattan bound with the tidying, 1.96 with
+//! the line beams and two handed-over boards; 16×16 2.66 → 2.31 → 2.18; 30×30 2.74 → 2.38 →
+//! 2.29 (0.3 s, 1.3 s and 3.3 s a board). Memory: the two depths' boards, one link per board
+//! kept (8 bytes) and the keys of the boards met in the last few hundred depths.
 
 use crate::board::{BLANK, Board, Move, Shape, Tile};
 use crate::search::{Budget, LimitExceeded, LimitKind, Limits, Stats};
@@ -47,7 +47,7 @@ pub fn tidy_pays(shape: Shape) -> bool {
 }
 
 /// The fractions of the start's weighted distance at which [`tidy`] hands over a board, one
-/// answer each: the near-optimal solver finishes both and keeps the shorter (10×10: 2.03 with
+/// answer each: the near-optimal solver finishes both and keeps the shorter (10×10: 1.99 with
 /// 0.35 alone, 1.96 with both, `bench large`, 50 boards).
 pub const TIDY_FRACTIONS: [f64; 2] = [0.4, 0.3];
 
@@ -165,7 +165,7 @@ pub(crate) fn tidy(
 /// does not undo what was tidied. It stops once the line's weighted distance is down to
 /// [`LINE_LEFT`] of the start's (the placements finish the line), or stops improving. Limits
 /// as in [`tidy`]. Measured with the rest of the near-optimal solver (`bench large`): 10×10
-/// 2.08 → 2.00, 16×16 2.30 → 2.24, 30×30 2.38 → 2.34.
+/// 2.08 → 2.00, 16×16 2.30 → 2.24, 30×30 2.38 → 2.34 (before the two handed-over boards).
 pub(crate) fn close_line(
     start: &Board,
     goal: &Board,
