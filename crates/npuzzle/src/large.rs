@@ -31,7 +31,7 @@ use std::collections::VecDeque;
 
 /// Boards up to this many cells place tiles by exact searches over the whole free region;
 /// larger ones by short hops, each an exact search inside a small window (see
-/// [`Builder::place_far`]), so that time and memory grow with the answer.
+/// `Builder::place_far`), so that time and memory grow with the answer.
 pub const FULL_SEARCH_CELLS: usize = 256;
 
 /// The largest board this solver takes (128×128 or anything of at most as many cells).

@@ -18,7 +18,7 @@
 //!   random square boards, against 3.5–5 for the placements). The beam hands over two boards,
 //!   tidied less and more, and each is finished (on two threads where allowed), keeping the
 //!   shorter answer: line by line, a second beam brings the next line nearly home
-//!   ([`crate::tidy::close_line`]) and the placements finish it, down to at most
+//!   (`tidy::close_line`) and the placements finish it, down to at most
 //!   [`CORE_CELLS`] cells, which the ladder above finishes. Every placement weighs what its
 //!   moves do to the other tiles: of two routes for the blank, the one that carries more
 //!   tiles toward home is preferred even when it is a little longer, since those tiles then
