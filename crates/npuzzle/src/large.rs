@@ -56,7 +56,7 @@ const AWAY: u32 = 5;
 /// placed later cost [`LATE_HOMEWARD`] or [`LATE_AWAY`]. Tidying a tile that will be placed
 /// much later is mostly undone by the placements before it; a tile placed soon keeps what it
 /// gains. Measured on 50×50 (3 boards) 2.669 → 2.559 times the Manhattan bound, 100×100
-/// 2.633 → 2.533 with the next 45 lines soon (30 lines: 2.567, 60: 2.544, all: 2.623).
+/// 2.633 → 2.532 with the next 45 lines soon (30 lines: 2.567, 60: 2.544, all: 2.623).
 const SOON_AWAY: u32 = 7;
 /// See [`SOON_AWAY`].
 const LATE_HOMEWARD: u32 = 2;
@@ -97,7 +97,8 @@ struct Builder<'a> {
     /// `home[t]`: the goal cell of tile `t`.
     home: Vec<usize>,
     /// Whether a placement weighs what its moves do to the other tiles (costs [`HOMEWARD`],
-    /// [`PLAIN`], [`AWAY`]) instead of counting moves.
+    /// [`PLAIN`], [`AWAY`]; with soon lines [`SOON_AWAY`], [`LATE_HOMEWARD`], [`LATE_AWAY`])
+    /// instead of counting moves.
     weigh_others: bool,
     /// See [`Placement::WeighOthers`].
     whole_cells: usize,

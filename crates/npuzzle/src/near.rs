@@ -31,10 +31,11 @@
 //! [`Effort`] trades time for length: more rungs on the ladder with larger allowances, wider
 //! beams, larger rectangles for the polish, and on boards past 256 cells larger rectangles
 //! searched whole for each placement; past 32 cells every level up to the one asked for runs
-//! and the shortest answer is kept, so more effort is never longer. Time and memory grow with the answer (the peeling is
-//! windowed on large boards, the beam bounded by its 900-cell region), and every limit of
-//! the caller applies; if no rung finishes within its allowance the constructive answer is
-//! given, so the solver always answers a solvable board.
+//! and the shortest answer is kept, so more effort is never longer (without limits: one that
+//! stops a later level leaves the answer already found). Time and memory grow with the answer
+//! (the peeling is windowed on large boards, the beam bounded by its 900-cell region), and
+//! every limit of the caller applies; if no rung finishes within its allowance the
+//! constructive answer is given, so the solver always answers a solvable board.
 
 use crate::board::{Board, Move};
 use crate::large::{Placement, peel_priority, reduce};
@@ -205,16 +206,17 @@ fn total_with_time(mut total: Stats, started: Instant) -> Stats {
 
 /// Near-optimal answer for a board of more than 32 cells (see the module docs): peel, then
 /// finish the last region with `core` (the weighted ladder on that region's own board and
-/// goal). Each effort level up to `effort` is run in turn and the shortest answer kept, so
-/// that more effort is never longer. With `parallel`, the boards the beam hands over are
-/// finished at once on two threads (unless a node limit is set, which needs one count).
+/// goal), at the level (`core`'s third argument) being run. Each effort level up to `effort`
+/// is run in turn and the shortest answer kept, so that more effort is never longer (without
+/// limits). With `parallel`, the boards the beam hands over are finished at once on two
+/// threads (unless a node limit is set, which needs one count).
 pub(crate) fn solve_by_peeling(
     start: &Board,
     goal: &Board,
     effort: Effort,
     limits: &Limits,
     parallel: bool,
-    core: impl Fn(&Board, &Board, &Limits) -> Result<Found, SearchError> + Sync,
+    core: impl Fn(&Board, &Board, Effort, &Limits) -> Result<Found, SearchError> + Sync,
 ) -> Result<Found, SearchError> {
     let started = Instant::now();
     let mut shortest = Shortest::default();
@@ -228,8 +230,10 @@ pub(crate) fn solve_by_peeling(
     Ok((Solution::new(moves), stats))
 }
 
-/// Keeps the shortest of several answers to one board and the figures of all. A limit that
-/// stops a later candidate leaves the earlier one's answer, unless the caller cancelled.
+/// Keeps the shortest of several answers to one board and the figures of all. A limit (or any
+/// error) that stops one candidate leaves the answer another found, as the ladder keeps its
+/// best rung (`weighted_ladder`); without any answer the first candidate's error stands, with
+/// the figures of all.
 #[derive(Default)]
 struct Shortest {
     best: Option<Vec<Move>>,
@@ -252,15 +256,7 @@ impl Shortest {
                 if let SearchError::Limit(l) = &e {
                     add(&mut self.total, &l.stats);
                 }
-                if !matches!(
-                    self.failure,
-                    Some(SearchError::Limit(LimitExceeded {
-                        kind: LimitKind::Cancelled,
-                        ..
-                    }))
-                ) {
-                    self.failure = Some(e);
-                }
+                self.failure.get_or_insert(e);
                 false
             }
         }
@@ -270,19 +266,28 @@ impl Shortest {
     fn into_result(self, started: Instant) -> Result<(Vec<Move>, Stats), SearchError> {
         let stats = total_with_time(self.total, started);
         match (self.best, self.failure) {
-            (Some(moves), None) => Ok((moves, stats)),
-            (Some(moves), Some(SearchError::Limit(l))) if l.kind != LimitKind::Cancelled => {
-                Ok((moves, stats))
-            }
-            (_, Some(SearchError::Limit(l))) => Err(SearchError::Limit(LimitExceeded {
+            (Some(moves), _) => Ok((moves, stats)),
+            (None, Some(SearchError::Limit(l))) => Err(SearchError::Limit(LimitExceeded {
                 kind: l.kind,
                 stats,
             })),
-            (_, Some(e)) => Err(e),
+            (None, Some(e)) => Err(e),
             (None, None) => Err(SearchError::Unsupported(
                 "the near-optimal solver found no answer".into(),
             )),
         }
+    }
+}
+
+/// `e` with the figures of the work before it (`total`) added, so that a limit reports all
+/// that was spent.
+fn charged(e: impl Into<SearchError>, total: &Stats) -> SearchError {
+    match e.into() {
+        SearchError::Limit(mut l) => {
+            add(&mut l.stats, total);
+            SearchError::Limit(l)
+        }
+        other => other,
     }
 }
 
@@ -293,7 +298,7 @@ fn peel_at(
     effort: Effort,
     limits: &Limits,
     parallel: bool,
-    core: &(impl Fn(&Board, &Board, &Limits) -> Result<Found, SearchError> + Sync),
+    core: &(impl Fn(&Board, &Board, Effort, &Limits) -> Result<Found, SearchError> + Sync),
 ) -> Result<(Vec<Move>, Stats), SearchError> {
     let started = Instant::now();
     let placement = Placement::WeighOthers {
@@ -302,8 +307,8 @@ fn peel_at(
     };
     // Peel down to a region the beam takes.
     let outer = reduce(start, goal, limits, placement, |r, c| r * c <= TIDY_CELLS)?;
-    let (region, region_goal) = outer.region(goal)?;
     let mut total = outer.stats;
+    let (region, region_goal) = outer.region(goal).map_err(|e| charged(e, &total))?;
     let mut polished = Stats::default();
     let mut moves = polish(
         start,
@@ -322,7 +327,8 @@ fn peel_at(
             &priority,
             effort.tidy(region.shape().cells()),
             &left(limits, started, total.expanded),
-        )?;
+        )
+        .map_err(|e| charged(e, &total))?;
         add(&mut total, &stats);
         tidied.dedup();
         tidied
@@ -330,44 +336,35 @@ fn peel_at(
         vec![Vec::new()]
     };
     // Finish each, keep the shortest.
-    let finish = |tidying: &Vec<Move>, used: u64| {
-        finish_region(
-            &region,
-            &region_goal,
-            tidying,
-            effort,
-            &left(limits, started, used),
-            core,
-        )
-    };
-    let finished: Vec<Result<(Vec<Move>, Stats), SearchError>> =
-        if parallel && limits.max_nodes.is_none() && tidied.len() > 1 {
-            tidied
-                .par_iter()
-                .map(|tidying| finish(tidying, total.expanded))
-                .collect()
-        } else {
-            let mut finished = Vec::new();
-            let mut used = total.expanded;
-            for tidying in &tidied {
-                let result = finish(tidying, used);
-                let failed = result.is_err();
-                if let Ok((_, stats)) = &result {
-                    used += stats.expanded;
-                }
-                finished.push(result);
-                if failed {
-                    break;
-                }
-            }
-            finished
-        };
     let mut shortest = Shortest {
         total,
         ..Shortest::default()
     };
-    for result in finished {
-        shortest.offer(result);
+    if parallel && limits.max_nodes.is_none() && tidied.len() > 1 {
+        // At once, each under an even share of the stored-state limit.
+        let share = Limits {
+            max_stored: limits.max_stored.map(|m| (m / tidied.len() as u64).max(1)),
+            ..limits.clone()
+        };
+        let used = shortest.total.expanded;
+        let finished: Vec<_> = tidied
+            .par_iter()
+            .map(|tidying| {
+                let limits = left(&share, started, used);
+                finish_region(&region, &region_goal, tidying, effort, &limits, core)
+            })
+            .collect();
+        for result in finished {
+            shortest.offer(result);
+        }
+    } else {
+        for tidying in &tidied {
+            let limits = left(limits, started, shortest.total.expanded);
+            let result = finish_region(&region, &region_goal, tidying, effort, &limits, core);
+            if !shortest.offer(result) {
+                break;
+            }
+        }
     }
     let (region_moves, stats) = shortest.into_result(started)?;
     moves.extend_from_slice(&region_moves);
@@ -389,7 +386,7 @@ fn finish_region(
     tidying: &[Move],
     effort: Effort,
     limits: &Limits,
-    core: &impl Fn(&Board, &Board, &Limits) -> Result<Found, SearchError>,
+    core: &impl Fn(&Board, &Board, Effort, &Limits) -> Result<Found, SearchError>,
 ) -> Result<(Vec<Move>, Stats), SearchError> {
     let started = Instant::now();
     let placement = Placement::WeighOthers {
@@ -418,7 +415,8 @@ fn finish_region(
             &priority,
             effort.line(cells),
             &left(limits, started, total.expanded),
-        )?;
+        )
+        .map_err(|e| charged(e, &total))?;
         add(&mut total, &stats);
         play(&mut board, &closing, &mut moves);
         // The placements finish that line.
@@ -428,10 +426,11 @@ fn finish_region(
             &left(limits, started, total.expanded),
             placement,
             |r, c| r * c < cells,
-        )?;
+        )
+        .map_err(|e| charged(e, &total))?;
         add(&mut total, &line.stats);
         moves.extend_from_slice(&line.moves);
-        (board, goal) = line.region(&goal)?;
+        (board, goal) = line.region(&goal).map_err(|e| charged(e, &total))?;
     }
     let inner = reduce(
         &board,
@@ -439,15 +438,18 @@ fn finish_region(
         &left(limits, started, total.expanded),
         placement,
         core_region,
-    )?;
+    )
+    .map_err(|e| charged(e, &total))?;
     add(&mut total, &inner.stats);
     moves.extend_from_slice(&inner.moves);
-    let (core_start, core_goal) = inner.region(&goal)?;
+    let (core_start, core_goal) = inner.region(&goal).map_err(|e| charged(e, &total))?;
     let (rest, stats) = core(
         &core_start,
         &core_goal,
+        effort,
         &left(limits, started, total.expanded),
-    )?;
+    )
+    .map_err(|e| charged(e, &total))?;
     add(&mut total, &stats);
     moves.extend_from_slice(rest.moves());
     let mut polished = Stats::default();

@@ -702,10 +702,10 @@ impl Solver {
             self.effort,
             limits,
             parallel,
-            |start, goal, limits| {
+            |start, goal, effort, limits| {
                 let core = Solver::new(goal.clone(), Algorithm::Near, heuristic, limits.clone())
                     .map_err(as_search)?
-                    .with_effort(self.effort)
+                    .with_effort(effort)
                     .with_single_thread(!parallel);
                 if !core.has_engine_evaluator() {
                     return crate::large::solve_large(start, goal, limits);

@@ -156,7 +156,7 @@ pub(crate) fn tidy(
     let w = Weights::new(goal, |home| 2 + priority.get(home).copied().unwrap_or(0));
     let h0 = w.distance(start, goal, |_| true);
     let targets = TIDY_FRACTIONS.map(|f| (h0 as f64 * f) as u32);
-    beam(start, &w, &targets, how, limits)
+    beam(start, &w, h0, &targets, how, limits)
 }
 
 /// Moves from `start` that bring most tiles of the line the peeling places next (the goal
@@ -182,16 +182,17 @@ pub(crate) fn close_line(
     let h0 = w.distance(start, goal, |_| true);
     let line = w.distance(start, goal, |home| priority.get(home) == Some(&top));
     let target = h0 - ((1.0 - LINE_LEFT) * line as f64) as u32;
-    let (mut found, stats) = beam(start, &w, &[target], how, limits)?;
+    let (mut found, stats) = beam(start, &w, h0, &[target], how, limits)?;
     Ok((found.pop().unwrap_or_default(), stats))
 }
 
-/// The beam of [`tidy`] and [`close_line`]: moves from `start` to the best board when the
-/// weighted distance first came down to each of `targets` (descending), the best board of
-/// all for targets never reached.
+/// The beam of [`tidy`] and [`close_line`]: moves from `start` (weighted distance `h0`) to
+/// the best board when the weighted distance first came down to each of `targets`
+/// (descending), the best board of all for targets never reached.
 fn beam(
     start: &Board,
     w: &Weights,
+    h0: u32,
     targets: &[u32],
     how: Tidy,
     limits: &Limits,
@@ -205,7 +206,6 @@ fn beam(
     let mut layer = Layer::default();
     layer.tiles.extend_from_slice(start.cells());
     layer.blank.push(start.blank());
-    let h0: u32 = (0..n).map(|c| w.cost[start.tile(c) as usize * n + c]).sum();
     layer.h.push(h0);
     let last_target = targets.last().copied().unwrap_or(0);
     // Where the best board was when each target was first reached: (depth, index).
