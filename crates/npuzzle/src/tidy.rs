@@ -338,11 +338,8 @@ mod tests {
     use crate::solution::Solution;
 
     fn manhattan(b: &Board, goal: &Board) -> usize {
-        let shape = b.shape();
-        (0..shape.cells())
-            .filter(|&c| b.tile(c) != BLANK)
-            .map(|c| shape.distance(c, goal.position_of(b.tile(c)).unwrap()))
-            .sum()
+        use crate::heuristic::{Heuristic, Manhattan};
+        Manhattan::new(goal).estimate(b.cells()) as usize
     }
 
     #[test]
@@ -394,23 +391,10 @@ mod tests {
                     .sum::<usize>()
             };
             // As the near-optimal solver uses it: after the tidying.
-            let (tidied, _) = tidy(
-                &start,
-                &goal,
-                &priority,
-                Tidy { width: 500 },
-                &Limits::default(),
-            )
-            .unwrap();
+            let (how, limits) = (Tidy { width: 500 }, Limits::default());
+            let (tidied, _) = tidy(&start, &goal, &priority, how, &limits).unwrap();
             let start = Solution::new(tidied[1].clone()).replay(&start).unwrap();
-            let (moves, _) = close_line(
-                &start,
-                &goal,
-                &priority,
-                Tidy { width: 500 },
-                &Limits::default(),
-            )
-            .unwrap();
+            let (moves, _) = close_line(&start, &goal, &priority, how, &limits).unwrap();
             let end = Solution::new(moves.clone()).replay(&start).unwrap();
             let (before, after) = (line_distance(&start), line_distance(&end));
             assert!(after * 2 <= before, "{w}x{h}: line {before} -> {after}");
