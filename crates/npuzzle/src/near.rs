@@ -23,10 +23,10 @@
 //!   moves do to the other tiles: of two routes for the blank, the one that carries more
 //!   tiles toward home is preferred even when it is a little longer, since those tiles then
 //!   have less far to go; while the region is being reached, the tiles of the next
-//!   [`SOON_LINES`] lines weigh more (tidying a tile placed much later is mostly undone). A line fills from both ends, first where its tiles are home already,
-//!   else at the end whose tile the blank reaches first. The answer is then polished (module
-//!   `polish`): every stretch whose blank stays within a small rectangle is searched again
-//!   for a shorter way.
+//!   [`SOON_LINES`] lines weigh more (tidying a tile placed much later is mostly undone). A
+//!   line fills from both ends, first where its tiles are home already, else at the end whose
+//!   tile the blank reaches first. The answer is then polished (module `polish`): every
+//!   stretch whose blank stays within a small rectangle is searched again for a shorter way.
 //!
 //! [`Effort`] trades time for length: more rungs on the ladder with larger allowances, wider
 //! beams, larger rectangles for the polish, and on boards past 256 cells larger rectangles
@@ -394,18 +394,14 @@ fn finish_region(
         soon_lines: None,
     };
     let mut total = Stats::default();
-    let mut board = region.clone();
-    for &m in tidying {
-        board.apply(m);
-    }
-    let mut moves = tidying.to_vec();
-    let mut goal = goal.clone();
     let play = |board: &mut Board, more: &[Move], moves: &mut Vec<Move>| {
         for &m in more {
             board.apply(m);
         }
         moves.extend_from_slice(more);
     };
+    let (mut board, mut goal, mut moves) = (region.clone(), goal.clone(), Vec::new());
+    play(&mut board, tidying, &mut moves);
     while board.shape().cells() > CORE_CELLS && tidy_pays(board.shape()) {
         let cells = board.shape().cells();
         let priority = peel_priority(&goal, core_region);
