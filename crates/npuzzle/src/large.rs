@@ -55,8 +55,9 @@ const AWAY: u32 = 5;
 /// a move that takes a tile of the next lines away from home costs this, and moves of tiles
 /// placed later cost [`LATE_HOMEWARD`] or [`LATE_AWAY`]. Tidying a tile that will be placed
 /// much later is mostly undone by the placements before it; a tile placed soon keeps what it
-/// gains. Measured on 50×50 (3 boards) 2.669 → 2.559 times the Manhattan bound, 100×100
-/// 2.633 → 2.532 with the next 45 lines soon (30 lines: 2.567, 60: 2.544, all: 2.623).
+/// gains. Measured (before the strip beams of `tidy::close_line_in`) on 50×50 (3 boards)
+/// 2.669 → 2.559 times the Manhattan bound, 100×100 2.633 → 2.532 with the next 45 lines soon
+/// (30 lines: 2.567, 60: 2.544, all: 2.623).
 const SOON_AWAY: u32 = 7;
 /// See [`SOON_AWAY`].
 const LATE_HOMEWARD: u32 = 2;
@@ -707,13 +708,15 @@ pub(crate) enum Placement {
 }
 
 /// Peels lines off `start` (see the module docs) until `small(rows, columns)` holds for the
-/// region left, which always keeps the goal's blank.
+/// region left, which always keeps the goal's blank, or `max_lines` lines are placed (the
+/// soon lines of [`Placement::WeighOthers`] still count from the whole peeling to `small`).
 pub(crate) fn reduce(
     start: &Board,
     goal: &Board,
     limits: &Limits,
     placement: Placement,
     small: impl Fn(usize, usize) -> bool,
+    max_lines: usize,
 ) -> Result<Reduced, SearchError> {
     crate::search::check_solvable(start, goal)?;
     let shape = start.shape();
@@ -770,7 +773,11 @@ pub(crate) fn reduce(
         b.current_line = priority.iter().copied().max().unwrap_or(0);
     }
     let mut region = Region::whole(shape);
-    while let Some(line) = region.peel(goal, &small) {
+    let mut lines_done = 0;
+    while lines_done < max_lines
+        && let Some(line) = region.peel(goal, &small)
+    {
+        lines_done += 1;
         let k = line.len();
         let free = b.locked.iter().filter(|&&l| !l).count();
         // On small regions, weighed placements take two neighbouring tiles at a time: the
@@ -945,9 +952,14 @@ impl Reduced {
 /// Solves `start` toward `goal` constructively (see the module docs); not optimal.
 pub fn solve_large(start: &Board, goal: &Board, limits: &Limits) -> Result<Found, SearchError> {
     let started = std::time::Instant::now();
-    let reduced = reduce(start, goal, limits, Placement::Shortest, |r, c| {
-        r <= 3 && c <= 3
-    })?;
+    let reduced = reduce(
+        start,
+        goal,
+        limits,
+        Placement::Shortest,
+        |r, c| r <= 3 && c <= 3,
+        usize::MAX,
+    )?;
     // Finish the last region optimally with a complete table of that small board.
     let (sub_start, sub_goal) = reduced.region(goal)?;
     let table = Table::build(&sub_goal).map_err(|e| SearchError::Unsupported(e.to_string()))?;
@@ -983,8 +995,15 @@ mod tests {
                     whole_cells: 400,
                     soon_lines: (round > 0).then_some(5 * round),
                 };
-                let r =
-                    reduce(&b, &goal, &Limits::default(), placement, |r, c| r * c <= 25).unwrap();
+                let r = reduce(
+                    &b,
+                    &goal,
+                    &Limits::default(),
+                    placement,
+                    |r, c| r * c <= 25,
+                    usize::MAX,
+                )
+                .unwrap();
                 let mut replay = b.clone();
                 for &m in &r.moves {
                     replay.apply(m);
@@ -1036,7 +1055,14 @@ mod tests {
                 whole_cells: 400,
                 soon_lines: None,
             };
-            match reduce(&b, &goal, &limits, placement, |r, c| r * c <= 25) {
+            match reduce(
+                &b,
+                &goal,
+                &limits,
+                placement,
+                |r, c| r * c <= 25,
+                usize::MAX,
+            ) {
                 Err(SearchError::Limit(l)) => {
                     assert!(l.stats.expanded <= cap + 1, "{} > {cap}", l.stats.expanded)
                 }

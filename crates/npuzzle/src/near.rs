@@ -12,7 +12,9 @@
 //!   Weighted IDA* with weight w answers within about w times the optimum, after far fewer
 //!   states than the optimal search.
 //! - **Larger boards**: the lines of [`crate::large`] are peeled until at most 900
-//!   cells (30×30) are left (none on boards that small already); unless that region is thin,
+//!   cells (30×30) are left (none on boards that small already), before each line (unless
+//!   the board is thin) a beam over strips across the board carrying that line's tiles and
+//!   the next lines' toward it (`tidy::close_line_in`); unless that region is thin,
 //!   a beam search then carries many of its tiles toward home at once, those of the lines
 //!   peeled first weighing most (module `tidy`: 1.2–1.5 moves per unit of distance removed on
 //!   random square boards, against 3.5–5 for the placements). The beam hands over two boards,
@@ -42,7 +44,9 @@ use crate::large::{Placement, peel_priority, reduce};
 use crate::polish::{Polish, polish};
 use crate::search::{Found, LimitExceeded, LimitKind, Limits, SearchError, Stats};
 use crate::solution::Solution;
-use crate::tidy::{TIDY_CELLS, Tidy, close_line, tidy, tidy_pays};
+use crate::tidy::{
+    TIDY_CELLS, Tidy, close_line, close_line_in, line_beams_pay, line_strips, tidy, tidy_pays,
+};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -301,18 +305,11 @@ fn peel_at(
     core: &(impl Fn(&Board, &Board, Effort, &Limits) -> Result<Found, SearchError> + Sync),
 ) -> Result<(Vec<Move>, Stats), SearchError> {
     let started = Instant::now();
-    let placement = Placement::WeighOthers {
-        whole_cells: effort.whole_cells(),
-        soon_lines: Some(SOON_LINES),
-    };
-    // Peel down to a region the beam takes.
-    let outer = reduce(start, goal, limits, placement, |r, c| r * c <= TIDY_CELLS)?;
-    let mut total = outer.stats;
-    let (region, region_goal) = outer.region(goal).map_err(|e| charged(e, &total))?;
+    let (outer, mut total, region, region_goal) = peel_outer(start, goal, effort, limits)?;
     let mut polished = Stats::default();
     let mut moves = polish(
         start,
-        outer.moves,
+        outer,
         effort.polish(start.shape().cells()),
         &left(limits, started, total.expanded),
         &mut polished,
@@ -371,6 +368,69 @@ fn peel_at(
     Ok((moves, stats))
 }
 
+/// Moves that peel `start` down to a region of at most [`TIDY_CELLS`] cells, the figures, and
+/// that region's board and goal: line by line, while the board is not thin, the line beams
+/// over strips ([`close_line_in`]) bring the next line's tiles nearer home, and the
+/// placements finish it, the tiles of the next [`SOON_LINES`] lines weighing more.
+fn peel_outer(
+    start: &Board,
+    goal: &Board,
+    effort: Effort,
+    limits: &Limits,
+) -> Result<(Vec<Move>, Stats, Board, Board), SearchError> {
+    let started = Instant::now();
+    let placement = Placement::WeighOthers {
+        whole_cells: effort.whole_cells(),
+        soon_lines: Some(SOON_LINES),
+    };
+    let mut total = Stats::default();
+    let (mut board, mut goal, mut moves) = (start.clone(), goal.clone(), Vec::new());
+    while board.shape().cells() > TIDY_CELLS {
+        let priority = peel_priority(&goal, beam_region);
+        if line_beams_pay(board.shape()) {
+            for window in line_strips(&board, &priority) {
+                let (more, stats) = close_line_in(
+                    &board,
+                    &goal,
+                    &priority,
+                    window,
+                    effort.line(TIDY_CELLS),
+                    &left(limits, started, total.expanded),
+                )
+                .map_err(|e| charged(e, &total))?;
+                add(&mut total, &stats);
+                play(&mut board, &more, &mut moves);
+            }
+        }
+        let line = reduce(
+            &board,
+            &goal,
+            &left(limits, started, total.expanded),
+            placement,
+            beam_region,
+            1,
+        )
+        .map_err(|e| charged(e, &total))?;
+        add(&mut total, &line.stats);
+        moves.extend_from_slice(&line.moves);
+        (board, goal) = line.region(&goal).map_err(|e| charged(e, &total))?;
+    }
+    Ok((moves, total, board, goal))
+}
+
+/// Applies `more` to `board` and appends them to `moves`.
+fn play(board: &mut Board, more: &[Move], moves: &mut Vec<Move>) {
+    for &m in more {
+        board.apply(m);
+    }
+    moves.extend_from_slice(more);
+}
+
+/// Regions the beams take whole ([`TIDY_CELLS`]).
+fn beam_region(rows: usize, cols: usize) -> bool {
+    rows * cols <= TIDY_CELLS
+}
+
 /// Regions of at most this many cells are left to [`Effort::ladder`]'s weighted search.
 fn core_region(rows: usize, cols: usize) -> bool {
     rows * cols <= CORE_CELLS
@@ -394,12 +454,6 @@ fn finish_region(
         soon_lines: None,
     };
     let mut total = Stats::default();
-    let play = |board: &mut Board, more: &[Move], moves: &mut Vec<Move>| {
-        for &m in more {
-            board.apply(m);
-        }
-        moves.extend_from_slice(more);
-    };
     let (mut board, mut goal, mut moves) = (region.clone(), goal.clone(), Vec::new());
     play(&mut board, tidying, &mut moves);
     while board.shape().cells() > CORE_CELLS && tidy_pays(board.shape()) {
@@ -422,6 +476,7 @@ fn finish_region(
             &left(limits, started, total.expanded),
             placement,
             |r, c| r * c < cells,
+            usize::MAX,
         )
         .map_err(|e| charged(e, &total))?;
         add(&mut total, &line.stats);
@@ -434,6 +489,7 @@ fn finish_region(
         &left(limits, started, total.expanded),
         placement,
         core_region,
+        usize::MAX,
     )
     .map_err(|e| charged(e, &total))?;
     add(&mut total, &inner.stats);
@@ -531,10 +587,10 @@ mod tests {
 
     #[test]
     fn boards_past_the_beams_region_are_peeled_first_and_stay_short() {
-        // Past 900 cells the placements peel lines (soon-placed tiles weighing more) down to
-        // the beams' region; thin regions skip the beams. Answers replay, are never called
-        // optimal, and stay well under the constructive solver's 4.6 times the Manhattan bound
-        // (about 2.3 on 31×30, 3.0 on 12×80).
+        // Past 900 cells the strip beams and the placements peel lines (soon-placed tiles
+        // weighing more) down to the beams' region; thin boards skip the beams. Answers
+        // replay, are never called optimal, and stay well under the constructive solver's 4.6
+        // times the Manhattan bound (about 2.3 on 31×30, 3.0 on 12×80).
         let mut rng = rand::rngs::SmallRng::seed_from_u64(31);
         for (w, h) in [(31, 30), (12, 80)] {
             let shape = Shape::new(w, h).unwrap();
