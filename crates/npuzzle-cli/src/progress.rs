@@ -1,10 +1,10 @@
 //! Progress of long searches on a terminal: the library's engine reports its bound and states
-//! expanded; here they become a spinner line on stderr, shown only once a search has run for
+//! expanded, the near-optimal solver the cells it has still to peel; here they become a spinner line on stderr, shown only once a search has run for
 //! more than a second and never when stderr is not a terminal. One hook serves every search of
 //! a run: the line appears for each long search and is cleared when that search ends.
 
 use indicatif::{ProgressBar, ProgressStyle};
-use npuzzle::search::{ProgressHook, SearchProgress};
+use npuzzle::search::{ProgressHook, SearchProgress, Stage};
 use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -37,9 +37,12 @@ pub fn search_progress() -> Option<ProgressHook> {
             b
         });
         let rate = p.expanded as f64 / p.elapsed.as_secs_f64().max(1e-9);
+        let stage = match p.stage {
+            Stage::Bound(bound) => format!("IDA* bound {bound}"),
+            Stage::Peeling { left, cells } => format!("peeling: {left} of {cells} cells left"),
+        };
         b.set_message(format!(
-            "IDA* bound {}: {} states expanded, {:.1} M/s, {:.0} s",
-            p.bound,
+            "{stage}: {} states expanded, {:.1} M/s, {:.0} s",
             p.expanded,
             rate / 1e6,
             p.elapsed.as_secs_f64()

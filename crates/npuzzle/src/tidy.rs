@@ -25,7 +25,7 @@
 //! ([`line_strips`], [`close_line_in`]) across the board, side by side along the line: a strip
 //! as deep as the board reaches the line's tiles wherever they are, and carries them toward
 //! the line together with the tiles of the next lines (100×100 2.53 → 2.40 times the
-//! Manhattan bound, 50×50 2.57 → 2.40). Measured with the rest of the near-optimal solver (`npuzzle bench
+//! Manhattan bound, 50×50 2.57 → 2.40; thin boards too: 6×200 3.32 → 3.05). Measured with the rest of the near-optimal solver (`npuzzle bench
 //! large`): 10×10 answers 2.36 → 2.08 times the Manhattan bound with the tidying, 1.96 with
 //! the line beams and two handed-over boards; 16×16 2.66 → 2.31 → 2.18; 30×30 2.74 → 2.38 →
 //! 2.29 (0.3 s, 1.3 s and 3.3 s a board). Memory: the two depths' boards, one link per board
@@ -38,21 +38,15 @@ use rustc_hash::FxHashSet;
 /// Largest board (in cells) the beam is run on.
 pub const TIDY_CELLS: usize = 900;
 
-/// Whether the beam pays on a region of this shape: at most [`TIDY_CELLS`] cells and
-/// [`line_beams_pay`].
-pub fn tidy_pays(shape: Shape) -> bool {
-    shape.cells() <= TIDY_CELLS && line_beams_pay(shape)
-}
-
-/// Whether beams pay on a board of this shape: sides of at least 6 cells, the longer at most
-/// twice the shorter. On thin regions (2×150, 5×180) they remove distance at 2.6–3.2 moves
+/// Whether the beam pays on a region of this shape: sides of at least 6 cells, the longer at
+/// most twice the shorter. On thin regions (2×150, 5×180) it removes distance at 2.6–3.2 moves
 /// per unit, hardly cheaper than the placements, for 5 to 40 times the time.
-pub fn line_beams_pay(shape: Shape) -> bool {
+pub fn tidy_pays(shape: Shape) -> bool {
     let (short, long) = (
         shape.width().min(shape.height()),
         shape.width().max(shape.height()),
     );
-    short >= 6 && long <= 2 * short
+    short >= 6 && long <= 2 * short && shape.cells() <= TIDY_CELLS
 }
 
 /// The fractions of the start's weighted distance at which [`tidy`] hands over a board, one
@@ -579,7 +573,15 @@ mod tests {
     #[test]
     fn strips_cross_the_board_and_cover_the_next_line() {
         let mut rng = rand::rngs::SmallRng::seed_from_u64(24);
-        for (w, h) in [(100, 100), (40, 35), (31, 30), (13, 26), (128, 128)] {
+        for (w, h) in [
+            (100, 100),
+            (40, 35),
+            (31, 30),
+            (13, 26),
+            (128, 128),
+            (4, 250),
+            (250, 4),
+        ] {
             let shape = Shape::new(w, h).unwrap();
             for goal in [
                 Board::goal(shape),

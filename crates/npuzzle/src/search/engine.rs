@@ -187,11 +187,26 @@ impl<E: Evaluator> Evaluator for Weighted<'_, E> {
     }
 }
 
+/// What a long search is doing when it reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// IDA*: the current iteration's bound on solution length.
+    Bound(u32),
+    /// The near-optimal solver peeling a board past 900 cells: `left` of its `cells` cells are
+    /// still to be placed (then the last 900 are finished quickly).
+    Peeling {
+        /// Cells not yet placed.
+        left: usize,
+        /// All cells of the board.
+        cells: usize,
+    },
+}
+
 /// What a search reports while it runs.
 #[derive(Clone, Copy, Debug)]
 pub struct SearchProgress {
-    /// The current iteration's bound on solution length.
-    pub bound: u32,
+    /// Where the search is.
+    pub stage: Stage,
     /// States expanded so far (all iterations).
     pub expanded: u64,
     /// Time since the start.
@@ -310,7 +325,7 @@ impl<'a, E> Shared<'a, E> {
             return;
         }
         (hook.0)(&SearchProgress {
-            bound: self.bound.load(Ordering::Relaxed),
+            stage: Stage::Bound(self.bound.load(Ordering::Relaxed)),
             expanded,
             elapsed,
             finished,
@@ -1009,7 +1024,7 @@ mod tests {
         assert!(
             reports
                 .last()
-                .is_some_and(|p| p.finished && p.bound as usize == s.len())
+                .is_some_and(|p| p.finished && p.stage == Stage::Bound(s.len() as u32))
         );
     }
 }

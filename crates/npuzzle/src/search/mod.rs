@@ -46,7 +46,8 @@ pub struct Limits {
     /// Set from elsewhere to stop the search early.
     pub cancel: Option<Arc<AtomicBool>>,
     /// Receives progress reports from long searches (the IDA* engine reports its bound and
-    /// states expanded about twice a second).
+    /// states expanded about twice a second, the near-optimal solver's peeling of boards past
+    /// 900 cells the cells left after every line).
     pub progress: Option<engine::ProgressHook>,
 }
 
@@ -266,7 +267,7 @@ pub mod state;
 pub use astar::{astar, greedy};
 pub use bfs::bfs;
 pub use bidirectional::bidirectional;
-pub use engine::{Evaluator, ProgressHook, SearchProgress};
+pub use engine::{Evaluator, ProgressHook, SearchProgress, Stage};
 pub use idastar::idastar;
 
 /// Fails early, without searching, when the shapes differ or the goal is out of reach.
