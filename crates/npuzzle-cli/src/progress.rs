@@ -1,7 +1,8 @@
 //! Progress of long searches on a terminal: the library's engine reports its bound and states
-//! expanded, the near-optimal solver the cells it has still to peel; here they become a spinner line on stderr, shown only once a search has run for
-//! more than a second and never when stderr is not a terminal. One hook serves every search of
-//! a run: the line appears for each long search and is cleared when that search ends.
+//! expanded, the near-optimal solver the cells it has still to peel; here they become a spinner
+//! line on stderr, shown only once a search has run for more than a second and never when
+//! stderr is not a terminal. One hook serves every search of a run: the line appears for each
+//! long search and is cleared when that search ends (boards solved at once share it).
 
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle::search::{ProgressHook, SearchProgress, Stage};

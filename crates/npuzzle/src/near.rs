@@ -373,74 +373,135 @@ fn peel_at(
 /// bring the next line's tiles nearer home, and the placements finish it, the tiles of the
 /// next [`SOON_LINES`] lines weighing more. Unlike the beams on whole regions, the strips pay
 /// on thin boards too (seed 1, 2–3 boards: 20×60 2.81 → 2.61 times the Manhattan bound, 6×200
-/// 3.32 → 3.05, 4×250 3.41 → 3.33, for 1.6 to 2.7 times the time).
+/// 3.32 → 3.05, 4×250 3.41 → 3.33, for 1.6 to 2.7 times the time). Reports its progress (the
+/// cells left after each line, and a last report however it ends) to the limits' hook.
 fn peel_outer(
     start: &Board,
     goal: &Board,
     effort: Effort,
     limits: &Limits,
 ) -> Result<(Vec<Move>, Stats, Board, Board), SearchError> {
-    let started = Instant::now();
     let placement = Placement::WeighOthers {
         whole_cells: effort.whole_cells(),
         soon_lines: Some(SOON_LINES),
     };
-    let mut total = Stats::default();
-    let report = |left: usize, expanded: u64, finished: bool| {
+    let mut p = Peeling::new(start, goal, &[], limits);
+    let report = |p: &Peeling, finished: bool| {
         if let Some(hook) = &limits.progress {
             (hook.0)(&SearchProgress {
                 stage: Stage::Peeling {
-                    left,
+                    left: p.board.shape().cells(),
                     cells: start.shape().cells(),
                 },
-                expanded,
-                elapsed: started.elapsed(),
+                expanded: p.total.expanded,
+                elapsed: p.started.elapsed(),
                 finished,
             });
         }
     };
-    let (mut board, mut goal, mut moves) = (start.clone(), goal.clone(), Vec::new());
-    while board.shape().cells() > TIDY_CELLS {
-        let priority = peel_priority(&goal, beam_region);
-        for window in line_strips(&board, &priority) {
-            let (more, stats) = close_line_in(
-                &board,
-                &goal,
-                &priority,
-                window,
-                effort.line(TIDY_CELLS),
-                &left(limits, started, total.expanded),
-            )
-            .map_err(|e| charged(e, &total))?;
-            add(&mut total, &stats);
-            play(&mut board, &more, &mut moves);
+    let mut peel = || -> Result<(), SearchError> {
+        while p.board.shape().cells() > TIDY_CELLS {
+            let priority = peel_priority(&p.goal, beam_region);
+            for window in line_strips(&p.board, &priority) {
+                let how = effort.line(TIDY_CELLS);
+                p.play(close_line_in(
+                    &p.board,
+                    &p.goal,
+                    &priority,
+                    window,
+                    how,
+                    &p.left(),
+                ))?;
+            }
+            p.place_lines(placement, beam_region, 1)?;
+            report(&p, false);
         }
-        let line = reduce(
-            &board,
-            &goal,
-            &left(limits, started, total.expanded),
-            placement,
-            beam_region,
-            1,
-        )
-        .map_err(|e| charged(e, &total))?;
-        add(&mut total, &line.stats);
-        moves.extend_from_slice(&line.moves);
-        (board, goal) = line.region(&goal).map_err(|e| charged(e, &total))?;
-        report(board.shape().cells(), total.expanded, false);
-    }
+        Ok(())
+    };
+    let peeled = peel();
     if start.shape().cells() > TIDY_CELLS {
-        report(board.shape().cells(), total.expanded, true);
+        report(&p, true);
     }
-    Ok((moves, total, board, goal))
+    peeled?;
+    Ok((p.moves, p.total, p.board, p.goal))
 }
 
-/// Applies `more` to `board` and appends them to `moves`.
-fn play(board: &mut Board, more: &[Move], moves: &mut Vec<Move>) {
-    for &m in more {
-        board.apply(m);
+/// A board being peeled line by line: the region left (as a board of its own, with its goal),
+/// the moves so far from the start, and what finding them cost, charged to the caller's
+/// limits.
+struct Peeling<'a> {
+    board: Board,
+    goal: Board,
+    moves: Vec<Move>,
+    total: Stats,
+    started: Instant,
+    limits: &'a Limits,
+}
+
+impl<'a> Peeling<'a> {
+    /// `start` (whose goal is `goal`) after `moves`.
+    fn new(start: &Board, goal: &Board, moves: &[Move], limits: &'a Limits) -> Peeling<'a> {
+        let mut p = Peeling {
+            board: start.clone(),
+            goal: goal.clone(),
+            moves: Vec::new(),
+            total: Stats::default(),
+            started: Instant::now(),
+            limits,
+        };
+        p.apply(moves);
+        p
     }
-    moves.extend_from_slice(more);
+
+    /// What is left of the caller's limits.
+    fn left(&self) -> Limits {
+        left(self.limits, self.started, self.total.expanded)
+    }
+
+    /// Applies `moves` to the board.
+    fn apply(&mut self, moves: &[Move]) {
+        for &m in moves {
+            self.board.apply(m);
+        }
+        self.moves.extend_from_slice(moves);
+    }
+
+    /// Applies what a beam found, counting its figures; a limit it hit is charged with all the
+    /// work so far.
+    fn play(
+        &mut self,
+        found: Result<(Vec<Move>, Stats), LimitExceeded>,
+    ) -> Result<(), SearchError> {
+        let (moves, stats) = found.map_err(|e| charged(e, &self.total))?;
+        add(&mut self.total, &stats);
+        self.apply(&moves);
+        Ok(())
+    }
+
+    /// The placements peel up to `max_lines` lines (of the peeling down to `small`); the region
+    /// left becomes the board.
+    fn place_lines(
+        &mut self,
+        placement: Placement,
+        small: impl Fn(usize, usize) -> bool,
+        max_lines: usize,
+    ) -> Result<(), SearchError> {
+        let lines = reduce(
+            &self.board,
+            &self.goal,
+            &self.left(),
+            placement,
+            small,
+            max_lines,
+        )
+        .map_err(|e| charged(e, &self.total))?;
+        add(&mut self.total, &lines.stats);
+        self.moves.extend_from_slice(&lines.moves);
+        (self.board, self.goal) = lines
+            .region(&self.goal)
+            .map_err(|e| charged(e, &self.total))?;
+        Ok(())
+    }
 }
 
 /// Regions the beams take whole ([`TIDY_CELLS`]).
@@ -465,72 +526,33 @@ fn finish_region(
     limits: &Limits,
     core: &impl Fn(&Board, &Board, Effort, &Limits) -> Result<Found, SearchError>,
 ) -> Result<(Vec<Move>, Stats), SearchError> {
-    let started = Instant::now();
     let placement = Placement::WeighOthers {
         whole_cells: effort.whole_cells(),
         soon_lines: None,
     };
-    let mut total = Stats::default();
-    let (mut board, mut goal, mut moves) = (region.clone(), goal.clone(), Vec::new());
-    play(&mut board, tidying, &mut moves);
-    while board.shape().cells() > CORE_CELLS && tidy_pays(board.shape()) {
-        let cells = board.shape().cells();
-        let priority = peel_priority(&goal, core_region);
-        let (closing, stats) = close_line(
-            &board,
-            &goal,
-            &priority,
-            effort.line(cells),
-            &left(limits, started, total.expanded),
-        )
-        .map_err(|e| charged(e, &total))?;
-        add(&mut total, &stats);
-        play(&mut board, &closing, &mut moves);
+    let mut p = Peeling::new(region, goal, tidying, limits);
+    while p.board.shape().cells() > CORE_CELLS && tidy_pays(p.board.shape()) {
+        let priority = peel_priority(&p.goal, core_region);
+        let how = effort.line(p.board.shape().cells());
+        p.play(close_line(&p.board, &p.goal, &priority, how, &p.left()))?;
         // The placements finish that line.
-        let line = reduce(
-            &board,
-            &goal,
-            &left(limits, started, total.expanded),
-            placement,
-            |r, c| r * c < cells,
-            usize::MAX,
-        )
-        .map_err(|e| charged(e, &total))?;
-        add(&mut total, &line.stats);
-        moves.extend_from_slice(&line.moves);
-        (board, goal) = line.region(&goal).map_err(|e| charged(e, &total))?;
+        p.place_lines(placement, core_region, 1)?;
     }
-    let inner = reduce(
-        &board,
-        &goal,
-        &left(limits, started, total.expanded),
-        placement,
-        core_region,
-        usize::MAX,
-    )
-    .map_err(|e| charged(e, &total))?;
-    add(&mut total, &inner.stats);
-    moves.extend_from_slice(&inner.moves);
-    let (core_start, core_goal) = inner.region(&goal).map_err(|e| charged(e, &total))?;
-    let (rest, stats) = core(
-        &core_start,
-        &core_goal,
-        effort,
-        &left(limits, started, total.expanded),
-    )
-    .map_err(|e| charged(e, &total))?;
-    add(&mut total, &stats);
-    moves.extend_from_slice(rest.moves());
+    p.place_lines(placement, core_region, usize::MAX)?;
+    let (rest, stats) =
+        core(&p.board, &p.goal, effort, &p.left()).map_err(|e| charged(e, &p.total))?;
+    add(&mut p.total, &stats);
+    p.moves.extend_from_slice(rest.moves());
     let mut polished = Stats::default();
     let moves = polish(
         region,
-        moves,
+        p.moves,
         effort.polish(region.shape().cells()),
-        &left(limits, started, total.expanded),
+        &left(limits, p.started, p.total.expanded),
         &mut polished,
     );
-    add(&mut total, &polished);
-    Ok((moves, total_with_time(total, started)))
+    add(&mut p.total, &polished);
+    Ok((moves, total_with_time(p.total, p.started)))
 }
 
 #[cfg(test)]
