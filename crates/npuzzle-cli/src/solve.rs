@@ -130,7 +130,7 @@ pub enum AlgorithmArg {
     /// Constructive line-by-line solver for any size (quick, long answers, NOT optimal).
     Large,
     /// Near-optimal solver for any size: weighted search, after peeling lines past 32 cells
-    /// (short answers: 0.3 s on 10×10, about 3.5 s on 30×30, 36 s on 100×100, NOT optimal; see
+    /// (short answers: 0.3 s on 10×10, about 3.4 s on 30×30, 38 s on 100×100, NOT optimal; see
     /// --effort).
     Near,
 }

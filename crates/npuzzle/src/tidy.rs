@@ -28,8 +28,8 @@
 //! Manhattan bound, 50×50 2.57 → 2.40; thin boards too: 6×200 3.32 → 3.05). Measured with the
 //! rest of the near-optimal solver (`npuzzle bench large`): 10×10 answers 2.36 → 2.08 times
 //! the Manhattan bound with the tidying, 1.96 with the line beams and two handed-over boards;
-//! 16×16 2.66 → 2.31 → 2.18; 30×30 2.74 → 2.38 → 2.29 (0.3 s, 1.3 s and 3.3 s a board; 1.97,
-//! 2.21 and 2.31 since the beam's hash keys changed with the strips, which only breaks ties
+//! 16×16 2.66 → 2.31 → 2.18; 30×30 2.74 → 2.38 → 2.29 (0.3 s, 1.3 s and 3.3 s a board; 1.96,
+//! 2.21 and 2.29 since the beam's hash keys changed with the strips, which only breaks ties
 //! differently). Memory: the two depths' boards, one link per board
 //! kept (8 bytes) and the keys of the boards met in the last few hundred depths.
 
@@ -154,11 +154,9 @@ impl View {
     /// none: the tiles' cells tell where it is).
     #[inline]
     fn key(t: usize, cell: usize) -> u64 {
-        // SplitMix64's finaliser over the pair.
-        let mut z = ((t as u64) << 32 | cell as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        // A multiply and a shift-xor: well mixed enough for Zobrist keys, and cheap.
+        let z = ((t as u64) << 32 | cell as u64 | 1 << 63).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (z ^ (z >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9)
     }
 
     /// The weighted distance of the window's start, counting the tiles whose goal cells (in
