@@ -373,7 +373,7 @@ fn peel_at(
 /// bring the next line's tiles nearer home, and the placements finish it, the tiles of the
 /// next [`SOON_LINES`] lines weighing more. Unlike the beams on whole regions, the strips pay
 /// on thin boards too (seed 1, 2–3 boards: 20×60 2.81 → 2.61 times the Manhattan bound, 6×200
-/// 3.32 → 3.05, 4×250 3.41 → 3.33, for 1.6 to 2.7 times the time). Reports its progress (the
+/// 3.32 → 3.08, 4×250 3.41 → 3.31, for 1.6 to 2.7 times the time). Reports its progress (the
 /// cells left after each line, and a last report however it ends) to the limits' hook.
 fn peel_outer(
     start: &Board,

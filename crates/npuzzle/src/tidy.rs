@@ -25,7 +25,7 @@
 //! ([`line_strips`], [`close_line_in`]) across the board, side by side along the line: a strip
 //! as deep as the board reaches the line's tiles wherever they are, and carries them toward
 //! the line together with the tiles of the next lines (100×100 2.53 → 2.40 times the
-//! Manhattan bound, 50×50 2.57 → 2.40; thin boards too: 6×200 3.32 → 3.05). Measured with the
+//! Manhattan bound, 50×50 2.57 → 2.40; thin boards too: 6×200 3.32 → 3.08). Measured with the
 //! rest of the near-optimal solver (`npuzzle bench large`): 10×10 answers 2.36 → 2.08 times
 //! the Manhattan bound with the tidying, 1.96 with the line beams and two handed-over boards;
 //! 16×16 2.66 → 2.31 → 2.18; 30×30 2.74 → 2.38 → 2.29 (0.3 s, 1.3 s and 3.3 s a board; 1.96,
@@ -217,18 +217,20 @@ pub(crate) fn tidy(
     };
     let h0 = view.distance(|_| true);
     let targets = TIDY_FRACTIONS.map(|f| (h0 as f64 * f) as u32);
-    beam(&view, h0, &targets, (0, 1), how, limits)
+    beam(&view, h0, &targets, 0, how, limits)
 }
 
-/// The next line to peel (the goal cells of the highest `priority`) and a tile's weight for
-/// the line beams: 2 plus its priority as in [`tidy`], the line's tiles 2 plus twice it.
-fn line_weight(priority: &[usize]) -> (usize, impl Fn(usize) -> usize) {
+/// The next line to peel (the goal cells of the highest `priority`), the weight of its tiles
+/// and a tile's weight for the line beams: 2 plus its priority as in [`tidy`], the line's
+/// tiles 2 plus twice it.
+fn line_weight(priority: &[usize]) -> (usize, usize, impl Fn(usize) -> usize) {
     let top = priority.iter().copied().max().unwrap_or(0);
+    let line_step = 2 + 2 * top;
     let weight = move |home: usize| {
         let p = priority.get(home).copied().unwrap_or(0);
-        2 + if p == top { 2 * top } else { p }
+        if p == top { line_step } else { 2 + p }
     };
-    (top, weight)
+    (top, line_step, weight)
 }
 
 /// Moves from `start` that bring most tiles of the line the peeling places next (the goal
@@ -280,11 +282,12 @@ pub(crate) fn line_strips(board: &Board, priority: &[usize]) -> Vec<Window> {
         .collect()
 }
 
-/// A move's cost for [`close_line_in`], as a share of one step of a line tile: among the boards
-/// the beam meets, the one with the least weighted distance plus that cost per move is handed
-/// over (unless the stop target is reached first), and the beam gives up when that total
-/// stops improving. Measured on 100×100 (one board, with the rest of the near-optimal solver):
-/// a twelfth 2.396 times the Manhattan bound, a sixth 2.403, a third 2.537; without it 2.394,
+/// A move's cost for [`close_line_in`], as a share of one step of a line tile (in whole weight
+/// units, so none on the last few lines before the strips end): among the boards the beam
+/// meets, the one with the least weighted distance plus that cost per move is handed over
+/// (unless the stop target is reached first), and the beam gives up when that total stops
+/// improving. Measured on 100×100 (one board, with the rest of the near-optimal solver): a
+/// twelfth 2.396 times the Manhattan bound, a sixth 2.403, a third 2.537; without it 2.394,
 /// but 2.74 to 3.05 with a narrower beam or wider strips: the beam then trades many moves of
 /// late tiles for a step of a line tile.
 const STRIP_MOVE_SHARE: u64 = 12;
@@ -345,7 +348,7 @@ pub(crate) fn close_line_in(
 /// The beam of [`close_line`] and [`close_line_in`] over `window` of `board` (the blank in
 /// it): it stops once the weighted distance has come down by `1 - left` of the line tiles'
 /// (those with goal cells in the window); with `move_share` (not 0) a move costs that share
-/// of a line tile's step.
+/// of a line tile's step, rounded down.
 #[allow(clippy::too_many_arguments)]
 fn line_beam(
     board: &Board,
@@ -357,8 +360,7 @@ fn line_beam(
     how: Tidy,
     limits: &Limits,
 ) -> Result<(Vec<Move>, Stats), LimitExceeded> {
-    let (top, weight) = line_weight(priority);
-    let line_step = weight(priority.iter().position(|&p| p == top).unwrap_or(0)) as u64;
+    let (top, line_step, weight) = line_weight(priority);
     let Some(view) = View::new(board, goal, window, weight) else {
         return Ok((Vec::new(), Stats::default()));
     };
@@ -367,23 +369,22 @@ fn line_beam(
     let line =
         view.distance(|home| priority.get(home) == Some(&top) && inside(shape, window, home));
     let target = h0 - ((1.0 - left) * line as f64) as u32;
-    let move_cost = match move_share {
-        0 => (0, 1),
-        share => (line_step, share),
-    };
-    let (mut found, stats) = beam(&view, h0, &[target], move_cost, how, limits)?;
+    // In whole weight units: none on the last few lines before the strips end (top ≤ 4),
+    // which measured shorter on thin boards (4×250 3.305 against 3.357 with the exact share).
+    let per_move = (line_step as u64).checked_div(move_share).unwrap_or(0);
+    let (mut found, stats) = beam(&view, h0, &[target], per_move, how, limits)?;
     Ok((found.pop().unwrap_or_default(), stats))
 }
 
 /// The beam of [`tidy`] and the line beams: moves from `view`'s start (weighted distance
 /// `h0`) to the best board when the weighted distance first came down to each of `targets`
 /// (descending), the best board of all for targets never reached: the one with the least
-/// weighted distance plus `move_cost.0 / move_cost.1` for each move.
+/// weighted distance plus `per_move` for each move.
 fn beam(
     view: &View,
     h0: u32,
     targets: &[u32],
-    move_cost: (u64, u64),
+    per_move: u64,
     how: Tidy,
     limits: &Limits,
 ) -> Result<(Vec<Vec<Move>>, Stats), LimitExceeded> {
@@ -417,10 +418,8 @@ fn beam(
     let mut links_kept = 0usize;
     // parents[d][i]: the index at depth d of the parent of board i at depth d + 1, and the move.
     let mut parents: Vec<Vec<(u32, Move)>> = Vec::new();
-    // The best board (least weighted distance plus moves, scaled by `move_cost.1`): (score,
-    // depth, index).
-    let (per_move, scale) = (move_cost.0, move_cost.1.max(1));
-    let mut best = (h0 as u64 * scale, 0usize, 0usize);
+    // The best board (least weighted distance plus moves): (score, depth, index).
+    let mut best = (h0 as u64, 0usize, 0usize);
     let mut least = h0;
     // Boards kept per cell of the blank at one depth.
     let per_blank_cell = (SPREAD * width / n).max(1);
@@ -486,7 +485,7 @@ fn beam(
             .enumerate()
             .min_by_key(|&(_, h)| *h)
             .unwrap_or((0, &u32::MAX));
-        let score = h as u64 * scale + per_move * parents.len() as u64;
+        let score = h as u64 + per_move * parents.len() as u64;
         if score < best.0 {
             best = (score, parents.len(), i);
         }
@@ -689,6 +688,10 @@ mod tests {
                     end.tile(cell),
                     "cell {cell} off {window:?}"
                 );
+            }
+            // Each tile the walk crosses moved one cell back along it, and stays there.
+            for pair in path.windows(2) {
+                assert_eq!(end.tile(pair[0]), board.tile(pair[1]), "walk {path:?}");
             }
             assert!(path.len() <= shape.width() + shape.height());
             total += moves.len();
