@@ -386,14 +386,14 @@ fn peel_outer(
         soon_lines: Some(SOON_LINES),
     };
     let mut p = Peeling::new(start, goal, &[], limits);
-    let report = |p: &Peeling, finished: bool| {
+    let report = |p: &Peeling, expanded: u64, finished: bool| {
         if let Some(hook) = &limits.progress {
             (hook.0)(&SearchProgress {
                 stage: Stage::Peeling {
                     left: p.board.shape().cells(),
                     cells: start.shape().cells(),
                 },
-                expanded: p.total.expanded,
+                expanded,
                 elapsed: p.started.elapsed(),
                 finished,
             });
@@ -414,13 +414,18 @@ fn peel_outer(
                 ))?;
             }
             p.place_lines(placement, beam_region, 1)?;
-            report(&p, false);
+            report(&p, p.total.expanded, false);
         }
         Ok(())
     };
     let peeled = peel();
     if start.shape().cells() > TIDY_CELLS {
-        report(&p, true);
+        // After a limit, the error's count (it includes the step that stopped).
+        let expanded = match &peeled {
+            Err(SearchError::Limit(l)) => l.stats.expanded,
+            _ => p.total.expanded,
+        };
+        report(&p, expanded, true);
     }
     peeled?;
     Ok((p.moves, p.total, p.board, p.goal))

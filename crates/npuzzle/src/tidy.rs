@@ -170,10 +170,15 @@ impl View {
     }
 }
 
+/// Whether `window` holds a cell and lies inside a board of `shape`.
+fn fits(shape: Shape, ((r0, r1), (c0, c1)): Window) -> bool {
+    r0 < r1 && c0 < c1 && r1 <= shape.height() && c1 <= shape.width()
+}
+
 /// Whether `cell` lies in `window`, and the window in a board of `shape`.
-fn inside(shape: Shape, ((r0, r1), (c0, c1)): Window, cell: usize) -> bool {
-    r1 <= shape.height()
-        && c1 <= shape.width()
+fn inside(shape: Shape, window: Window, cell: usize) -> bool {
+    let ((r0, r1), (c0, c1)) = window;
+    fits(shape, window)
         && (r0..r1).contains(&shape.row(cell))
         && (c0..c1).contains(&shape.column(cell))
 }
@@ -311,10 +316,10 @@ pub(crate) fn close_line_in(
     limits: &Limits,
 ) -> Result<(Vec<Move>, Stats), LimitExceeded> {
     let shape = board.shape();
-    let ((r0, r1), (c0, c1)) = window;
-    if r0 >= r1 || c0 >= c1 || r1 > shape.height() || c1 > shape.width() {
+    if !fits(shape, window) {
         return Ok((Vec::new(), Stats::default()));
     }
+    let ((r0, r1), (c0, c1)) = window;
     // Walk the blank into the window (each step brings it nearer: at most a board's span).
     let mut walk = Vec::new();
     let mut board = board.clone();
