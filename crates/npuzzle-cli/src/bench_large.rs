@@ -7,7 +7,7 @@
 //! peak memory while that row ran (the peak is reset before each row). On 5×5, Korf's 50
 //! instances are solved as well, against their published optimal lengths.
 
-use crate::bench::{KorfSet, korf_instances};
+use crate::instances::{KorfSet, korf_instances};
 use crate::pdb::PdbOptions;
 use crate::solve::AlgorithmArg;
 use anyhow::{Result, bail};

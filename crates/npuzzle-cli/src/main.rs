@@ -6,6 +6,7 @@ mod check;
 mod compare;
 mod cube;
 mod input;
+mod instances;
 mod load;
 mod output;
 mod parity;

@@ -15,10 +15,10 @@ use crate::board::{Board, Shape};
 use crate::heuristic::HeuristicKind;
 use crate::heuristic::pdb::PdbError;
 use crate::heuristic::pdb_file::PdbCache;
-use crate::heuristic::pdb_set::{Partition, PdbEvent, PdbSet};
+use crate::heuristic::pdb_set::{Building, Partition, PdbEvent, PdbSet};
 use crate::near::Effort;
 use crate::search::Limits;
-use crate::search::engine::MAX_CELLS;
+use crate::search::eval::MAX_CELLS;
 use crate::solver::{Algorithm, SolveError, Solver};
 use crate::symmetry::Canonical;
 use crate::table::Table;
@@ -26,42 +26,6 @@ use std::sync::Arc;
 
 /// Receives what provisioning does (loads, builds, build progress), e.g. to draw a progress bar.
 pub type PdbEvents = Arc<dyn Fn(&PdbEvent) + Send + Sync>;
-
-/// Whether provisioning may build databases that are not cached (or damaged, or of an older
-/// format): the same policy for a named partition and for the rule's choice.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Building {
-    /// Only cached databases are used.
-    #[default]
-    Never,
-    /// Databases are built when they are small (at most [`QUICK_BUILD_ENTRIES`]
-    /// entries in all: seconds, e.g. 6-6-3 on 4×4).
-    Quick,
-    /// Databases are built whatever they cost (minutes and 510 MB for 5×5).
-    Always,
-}
-
-impl Building {
-    /// Whether this policy lets `partition` be built for `shape` (any of its databases that
-    /// is missing, damaged or outdated).
-    pub fn allows(self, partition: &Partition, shape: Shape) -> bool {
-        match self {
-            Building::Never => false,
-            Building::Quick => {
-                partition
-                    .patterns
-                    .iter()
-                    .map(|t| crate::rank::permutations_count(shape.cells(), t.len()))
-                    .sum::<u64>()
-                    <= QUICK_BUILD_ENTRIES
-            }
-            Building::Always => true,
-        }
-    }
-}
-
-/// Most entries of a default partition that [`Building::Quick`] builds.
-pub const QUICK_BUILD_ENTRIES: u64 = 32_000_000;
 
 /// Where pattern databases come from.
 #[derive(Clone, Default)]

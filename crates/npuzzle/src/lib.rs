@@ -45,7 +45,8 @@ pub mod table;
 pub(crate) mod tidy;
 
 pub use board::{BLANK, Board, BoardError, Move, Shape, Tile};
-pub use builder::{Building, PdbSource, SolverBuilder};
+pub use builder::{PdbSource, SolverBuilder};
+pub use heuristic::pdb_set::Building;
 pub use parse::{ParseError, ParseErrorKind};
 pub use search::engine::SubtreeResult;
 pub use solution::{ReplayError, Solution};

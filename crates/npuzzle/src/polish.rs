@@ -15,7 +15,8 @@
 
 use crate::board::{BLANK, Board, Move, Shape, Tile};
 use crate::heuristic::{Manhattan, ManhattanEval};
-use crate::search::engine::{Cells, Evaluator, MAX_CELLS, search_subtrees};
+use crate::search::engine::search_subtrees;
+use crate::search::eval::{Cells, Evaluator, MAX_CELLS};
 use crate::search::move_pruning::MovePruner;
 use crate::search::{Budget, Limits, SearchError, Stats};
 

@@ -17,7 +17,8 @@ use crate::heuristic::{
     ManhattanEval,
 };
 use crate::near::Effort;
-use crate::search::engine::{self, MAX_CELLS};
+use crate::search::engine;
+use crate::search::eval::{self, MAX_CELLS};
 use crate::search::move_pruning::MovePruner;
 use crate::search::{self, LimitExceeded, LimitKind, Limits, SearchError, Stats};
 use crate::solution::Solution;
@@ -209,7 +210,7 @@ trait EngineJob {
     /// [`PdbSet::positional_tables`]): optimal searches and their subtrees, not the
     /// near-optimal solver's bounded rungs or a split's first levels.
     fn long(&self) -> bool;
-    fn run<E: engine::Evaluator>(
+    fn run<E: eval::Evaluator>(
         self,
         board: &Board,
         eval: &E,
@@ -222,7 +223,7 @@ trait EngineJob {
 pub const COMPACT_FIRST_STATES: u64 = 20_000_000;
 
 /// A whole IDA* search: optimal, or weighted by `num / den` (the near-optimal solver's
-/// ladder rungs, see [`engine::Weighted`]).
+/// ladder rungs, see [`eval::Weighted`]).
 struct Run<'a> {
     limits: &'a Limits,
     parallel: bool,
@@ -236,7 +237,7 @@ impl EngineJob for Run<'_> {
     fn long(&self) -> bool {
         self.long && self.weight.is_none()
     }
-    fn run<E: engine::Evaluator>(
+    fn run<E: eval::Evaluator>(
         self,
         board: &Board,
         eval: &E,
@@ -245,7 +246,7 @@ impl EngineJob for Run<'_> {
         match self.weight {
             None => engine::run(board, eval, pruner, self.limits, self.parallel),
             Some((num, den)) => {
-                let weighted = engine::Weighted::new(eval, num, den);
+                let weighted = eval::Weighted::new(eval, num, den);
                 engine::run(board, &weighted, pruner, self.limits, self.parallel)
             }
         }
@@ -260,7 +261,7 @@ impl EngineJob for FrontierJob {
     fn long(&self) -> bool {
         false
     }
-    fn run<E: engine::Evaluator>(
+    fn run<E: eval::Evaluator>(
         self,
         board: &Board,
         eval: &E,
@@ -282,7 +283,7 @@ impl EngineJob for SubtreesJob<'_> {
     fn long(&self) -> bool {
         true
     }
-    fn run<E: engine::Evaluator>(
+    fn run<E: eval::Evaluator>(
         self,
         board: &Board,
         eval: &E,

@@ -11,7 +11,7 @@ use super::manhattan::ManhattanEval;
 use super::{Heuristic, Manhattan};
 use crate::board::Move;
 use crate::board::{BLANK, Board, Shape, Tile};
-use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
+use crate::search::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 use smallvec::SmallVec;
 
 /// Linear conflict toward one goal.

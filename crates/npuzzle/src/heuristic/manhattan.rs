@@ -2,7 +2,7 @@
 
 use super::Heuristic;
 use crate::board::{BLANK, Board, Shape, Tile};
-use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
+use crate::search::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 
 /// Boards up to this many cells get a `tile × cell` lookup table (128 KB at most); larger
 /// ones, where no search is feasible anyway, compute distances so memory stays linear.

@@ -15,20 +15,7 @@ pub mod pdb_set;
 pub use linear_conflict::{LinearConflict, LinearConflictEval, LongLineConflictEval};
 pub use manhattan::{Manhattan, ManhattanEval};
 
-use crate::board::Tile;
-
-/// An estimate of the moves left to reach a fixed goal.
-pub trait Heuristic: Send + Sync {
-    /// Short name for reports.
-    fn name(&self) -> &'static str;
-
-    /// The estimate for a whole board.
-    fn estimate(&self, cells: &[Tile]) -> u32;
-
-    /// How the estimate changes when `tile` slides from cell `from` into the blank at `to`;
-    /// `cells` is the board *after* the move (the blank is now at `from`).
-    fn delta(&self, cells: &[Tile], tile: Tile, from: usize, to: usize) -> i32;
-}
+pub use crate::search::eval::Heuristic;
 
 /// The heuristics available by name.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -21,7 +21,7 @@ use super::pdb::PatternDb;
 use super::pdb_set::{MAX_PATTERNS, PdbChange, PdbSet, PdbState};
 use crate::board::Tile;
 use crate::rank::permutations_count;
-use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
+use crate::search::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 use std::sync::{Arc, Mutex, Weak};
 
 /// Most positional entries per compact one.

@@ -13,9 +13,45 @@ use super::pdb_file::PdbCache;
 use super::pdb_positional::PositionalTable;
 use crate::board::{BLANK, Board, Shape, Tile};
 use crate::rank::rank_partial;
-use crate::search::engine::{Cells, Evaluator, MAX_CELLS, Slide};
+use crate::search::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 use crate::symmetry::Reflection;
 use std::sync::Arc;
+
+/// Whether provisioning may build databases that are not cached (or damaged, or of an older
+/// format): the same policy for a named partition and for the rule's choice.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Building {
+    /// Only cached databases are used.
+    #[default]
+    Never,
+    /// Databases are built when they are small (at most [`QUICK_BUILD_ENTRIES`]
+    /// entries in all: seconds, e.g. 6-6-3 on 4×4).
+    Quick,
+    /// Databases are built whatever they cost (minutes and 510 MB for 5×5).
+    Always,
+}
+
+impl Building {
+    /// Whether this policy lets `partition` be built for `shape` (any of its databases that
+    /// is missing, damaged or outdated).
+    pub fn allows(self, partition: &Partition, shape: Shape) -> bool {
+        match self {
+            Building::Never => false,
+            Building::Quick => {
+                partition
+                    .patterns
+                    .iter()
+                    .map(|t| crate::rank::permutations_count(shape.cells(), t.len()))
+                    .sum::<u64>()
+                    <= QUICK_BUILD_ENTRIES
+            }
+            Building::Always => true,
+        }
+    }
+}
+
+/// Most entries of a default partition that [`Building::Quick`] builds.
+pub const QUICK_BUILD_ENTRIES: u64 = 32_000_000;
 
 /// Most patterns in one partition.
 pub const MAX_PATTERNS: usize = 8;
@@ -162,7 +198,7 @@ impl Partition {
     }
 
     /// The strongest compact-blocks partition of `shape` that builds in seconds (at most
-    /// [`crate::builder::QUICK_BUILD_ENTRIES`] entries in all), e.g. `blocks-5` on 5×5: what
+    /// [`QUICK_BUILD_ENTRIES`] entries in all), e.g. `blocks-5` on 5×5: what
     /// the near-optimal solver builds when nothing stronger is cached.
     pub fn quick_for(shape: Shape) -> Option<Partition> {
         let n = shape.cells();
@@ -177,7 +213,7 @@ impl Partition {
                     .iter()
                     .map(|t| crate::rank::permutations_count(n, t.len()))
                     .sum::<u64>()
-                    <= crate::builder::QUICK_BUILD_ENTRIES
+                    <= QUICK_BUILD_ENTRIES
             })
     }
 

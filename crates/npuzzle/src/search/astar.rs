@@ -9,7 +9,7 @@
 use super::state::{Codec, NONE, Packed};
 use super::{Budget, Found, Limits, SearchError, Stats};
 use crate::board::{BLANK, Board, Move, Tile};
-use crate::heuristic::Heuristic;
+use crate::search::eval::Heuristic;
 use crate::solution::Solution;
 use rustc_hash::FxHashMap;
 use std::cmp::Reverse;

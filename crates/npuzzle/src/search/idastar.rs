@@ -8,7 +8,7 @@
 use super::state::NONE;
 use super::{Budget, Found, LimitKind, Limits, SearchError, Stats};
 use crate::board::{BLANK, Board, Move, Tile};
-use crate::heuristic::Heuristic;
+use crate::search::eval::Heuristic;
 use crate::solution::Solution;
 
 struct Ida<'a, H: ?Sized> {

@@ -260,6 +260,7 @@ mod astar;
 mod bfs;
 mod bidirectional;
 pub mod engine;
+pub mod eval;
 mod idastar;
 pub mod move_pruning;
 pub mod state;
@@ -267,7 +268,8 @@ pub mod state;
 pub use astar::{astar, greedy};
 pub use bfs::bfs;
 pub use bidirectional::bidirectional;
-pub use engine::{Evaluator, ProgressHook, SearchProgress, Stage};
+pub use engine::{ProgressHook, SearchProgress, Stage};
+pub use eval::{Evaluator, Heuristic};
 pub use idastar::idastar;
 
 /// Fails early, without searching, when the shapes differ or the goal is out of reach.
