@@ -19,7 +19,6 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use rand::SeedableRng;
-use std::time::Duration;
 
 create_exception!(
     npuzzle,
@@ -92,44 +91,22 @@ fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
 }
 
 fn algorithm_of(name: &str) -> PyResult<Algorithm> {
-    Algorithm::from_name(name).ok_or_else(|| {
-        value_error(format!(
-            "unknown algorithm {name:?} (auto, table, bfs, bidirectional, astar, idastar, greedy, large, near)"
-        ))
-    })
+    name.parse().map_err(value_error)
 }
 
 fn heuristic_of(name: Option<&str>) -> PyResult<Option<HeuristicKind>> {
-    Ok(match name {
-        None => None,
-        Some("manhattan") => Some(HeuristicKind::Manhattan),
-        Some("linear-conflict" | "linear_conflict") => Some(HeuristicKind::LinearConflict),
-        Some("pdb") => Some(HeuristicKind::Pdb),
-        Some(other) => {
-            return Err(value_error(format!(
-                "unknown heuristic {other:?} (manhattan, linear-conflict, pdb)"
-            )));
-        }
-    })
+    name.map(str::parse).transpose().map_err(value_error)
 }
 
 fn building_of(name: &str) -> PyResult<Building> {
-    match name {
-        "never" => Ok(Building::Never),
-        "quick" => Ok(Building::Quick),
-        "always" => Ok(Building::Always),
-        other => Err(value_error(format!(
-            "build must be \"never\", \"quick\" or \"always\", not {other:?}"
-        ))),
-    }
+    name.parse().map_err(value_error)
 }
 
 fn limits_of(timeout: Option<f64>, max_nodes: Option<u64>) -> PyResult<Limits> {
-    let max_time = match timeout {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 => Some(Duration::from_secs_f64(t.min(1e9))),
-        Some(t) => return Err(value_error(format!("timeout must be positive, not {t}"))),
-    };
+    let max_time = timeout
+        .map(npuzzle::search::seconds)
+        .transpose()
+        .map_err(value_error)?;
     Ok(Limits {
         max_time,
         max_nodes,

@@ -15,6 +15,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use npuzzle::heuristic::HeuristicKind;
+use npuzzle::names::NameError;
 use npuzzle::search::{LimitKind, Limits, SearchError, Stats};
 use npuzzle::{Algorithm, Board, Outcome, Shape, Solution, SolveError, Solver, SolverBuilder};
 use serde::{Deserialize, Serialize};
@@ -486,21 +487,16 @@ pub async fn solve(
     let goal = goal_of(&state, req.goal.as_deref(), &board)?;
     let algorithm = match req.algorithm.as_deref() {
         None => Algorithm::Auto,
-        Some(name) => Algorithm::from_name(name)
-            .ok_or_else(|| ApiError::bad("bad_algorithm", format!("unknown algorithm `{name}`")))?,
+        Some(name) => name
+            .parse()
+            .map_err(|e: NameError| ApiError::bad("bad_algorithm", e.to_string()))?,
     };
-    let heuristic = match req.heuristic.as_deref() {
-        None => None,
-        Some("manhattan") => Some(HeuristicKind::Manhattan),
-        Some("linear-conflict") => Some(HeuristicKind::LinearConflict),
-        Some("pdb") => Some(HeuristicKind::Pdb),
-        Some(other) => {
-            return Err(ApiError::bad(
-                "bad_heuristic",
-                format!("unknown heuristic `{other}`"),
-            ));
-        }
-    };
+    let heuristic = req
+        .heuristic
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(|e: NameError| ApiError::bad("bad_heuristic", e.to_string()))?;
     let solver = solver_for(&state, &goal, algorithm, heuristic).await?;
     let outcome = if solver.table().is_some() && solver.effective_algorithm() == Algorithm::Table {
         // Microseconds: answer inline.

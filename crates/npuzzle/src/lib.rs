@@ -24,13 +24,13 @@
 //! ```
 
 pub mod board;
-pub mod builder;
 pub mod cube;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod heuristic;
 pub mod judge;
 pub mod large;
+pub mod names;
 pub mod near;
 pub mod parity;
 pub mod parse;
@@ -45,9 +45,10 @@ pub mod table;
 pub(crate) mod tidy;
 
 pub use board::{BLANK, Board, BoardError, Move, Shape, Tile};
-pub use builder::{PdbSource, SolverBuilder};
 pub use heuristic::pdb_set::Building;
 pub use parse::{ParseError, ParseErrorKind};
 pub use search::engine::SubtreeResult;
 pub use solution::{ReplayError, Solution};
+pub use solver::builder::{PdbSource, SolverBuilder};
+pub use solver::plan::{Plan, Use};
 pub use solver::{Algorithm, Answer, Outcome, SolveError, Solver, Split};

@@ -64,6 +64,22 @@ pub const SOON_LINES: usize = 45;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Effort(u8);
 
+impl std::str::FromStr for Effort {
+    type Err = crate::names::NameError;
+    /// `1` to `5`.
+    fn from_str(s: &str) -> Result<Effort, Self::Err> {
+        s.trim()
+            .parse::<u8>()
+            .ok()
+            .and_then(Effort::new)
+            .ok_or_else(|| crate::names::NameError {
+                what: "effort",
+                given: s.chars().take(64).collect(),
+                expected: "1, 2, 3, 4, 5".into(),
+            })
+    }
+}
+
 impl Effort {
     /// The most effort.
     pub const MAX: u8 = 5;

@@ -6,7 +6,9 @@ use npuzzle::heuristic::HeuristicKind;
 use npuzzle::heuristic::pdb_set::PdbEvent;
 use npuzzle::heuristic::pdb_set::{Partition, PdbSet};
 use npuzzle::search::Limits;
-use npuzzle::{Algorithm, Board, Building, Move, Outcome, PdbSource, Shape, Solver, SolverBuilder};
+use npuzzle::{
+    Algorithm, Board, Building, Move, Outcome, PdbSource, Plan, Shape, Solver, SolverBuilder,
+};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::sync::{Arc, OnceLock};
@@ -218,9 +220,10 @@ fn the_builder_chooses_databases_by_one_rule() {
     let e = make(&goal, Algorithm::IdaStar, Some(HeuristicKind::Pdb), false).unwrap_err();
     assert!(e.to_string().contains("no pattern databases"), "{e}");
     // 3x3 has its table; 5x5 wants databases, and without them auto is the near-optimal solver
-    assert!(!SolverBuilder::new(Board::goal(Shape::new(3, 3).unwrap())).wants_pdbs());
-    let five = SolverBuilder::new(Board::goal(Shape::new(5, 5).unwrap()));
-    assert!(five.wants_pdbs());
+    let (three, five) = (Shape::new(3, 3).unwrap(), Shape::new(5, 5).unwrap());
+    assert!(!Plan::wants_databases(three, Algorithm::Auto, None));
+    assert!(Plan::wants_databases(five, Algorithm::Auto, None));
+    let five = SolverBuilder::new(Board::goal(five));
     assert_eq!(five.build().unwrap().effective_algorithm(), Algorithm::Near);
     // an explicitly named partition on 5x5 is built (in memory, no cache) and used
     let source = PdbSource {

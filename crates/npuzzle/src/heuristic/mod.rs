@@ -29,12 +29,22 @@ pub enum HeuristicKind {
 }
 
 impl HeuristicKind {
-    /// Name as used on the command line.
+    /// Its name, as every front end prints and accepts it (see [`crate::names`]).
     pub fn name(self) -> &'static str {
-        match self {
-            HeuristicKind::Manhattan => "manhattan",
-            HeuristicKind::LinearConflict => "linear-conflict",
-            HeuristicKind::Pdb => "pdb",
-        }
+        crate::names::name_of(self)
     }
 }
+
+impl crate::names::Named for HeuristicKind {
+    const WHAT: &'static str = "heuristic";
+    const SPELLINGS: &'static [(&'static str, HeuristicKind)] = &[
+        ("manhattan", HeuristicKind::Manhattan),
+        ("linear-conflict", HeuristicKind::LinearConflict),
+        ("pdb", HeuristicKind::Pdb),
+        ("md", HeuristicKind::Manhattan),
+        ("lc", HeuristicKind::LinearConflict),
+        ("pattern-databases", HeuristicKind::Pdb),
+    ];
+}
+
+crate::names::from_str_by_name!(HeuristicKind);

@@ -31,7 +31,23 @@ pub enum Building {
     Always,
 }
 
+impl crate::names::Named for Building {
+    const WHAT: &'static str = "building policy";
+    const SPELLINGS: &'static [(&'static str, Building)] = &[
+        ("never", Building::Never),
+        ("quick", Building::Quick),
+        ("always", Building::Always),
+    ];
+}
+
+crate::names::from_str_by_name!(Building);
+
 impl Building {
+    /// Its name (`never`, `quick`, `always`).
+    pub fn name(self) -> &'static str {
+        crate::names::name_of(self)
+    }
+
     /// Whether this policy lets `partition` be built for `shape` (any of its databases that
     /// is missing, damaged or outdated).
     pub fn allows(self, partition: &Partition, shape: Shape) -> bool {

@@ -51,6 +51,21 @@ pub struct Limits {
     pub progress: Option<engine::ProgressHook>,
 }
 
+/// A time limit given in seconds that is not a positive number.
+#[derive(Clone, Debug, PartialEq, Error)]
+#[error("a time limit must be a positive number of seconds, not {0}")]
+pub struct BadSeconds(pub f64);
+
+/// `secs` seconds as a time limit (at most about 31 years): every front end reads its
+/// `timeout` option through this.
+pub fn seconds(secs: f64) -> Result<Duration, BadSeconds> {
+    if secs.is_finite() && secs > 0.0 {
+        Ok(Duration::from_secs_f64(secs.min(1e9)))
+    } else {
+        Err(BadSeconds(secs))
+    }
+}
+
 /// A generous estimate of the memory one stored state costs in the searches that store states
 /// (BFS, bidirectional BFS, A*, greedy): the packed board, its parent link and the hash table's
 /// share (measured at 90–115 bytes on 5×5 boards with five million states stored).
@@ -74,6 +89,23 @@ pub enum LimitKind {
     Memory,
     /// Cancelled from outside.
     Cancelled,
+}
+
+impl LimitKind {
+    /// Its short name (`nodes`, `time`, `memory`, `cancelled`), as every front end prints it.
+    pub fn name(self) -> &'static str {
+        crate::names::name_of(self)
+    }
+}
+
+impl crate::names::Named for LimitKind {
+    const WHAT: &'static str = "limit";
+    const SPELLINGS: &'static [(&'static str, LimitKind)] = &[
+        ("nodes", LimitKind::Nodes),
+        ("time", LimitKind::Time),
+        ("memory", LimitKind::Memory),
+        ("cancelled", LimitKind::Cancelled),
+    ];
 }
 
 impl std::fmt::Display for LimitKind {

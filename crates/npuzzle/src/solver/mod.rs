@@ -10,6 +10,7 @@
 //! that does not depend on the board (tables, heuristic tables) is built once per solver.
 
 use crate::board::{Board, Move};
+use crate::heuristic::pdb::PdbError;
 use crate::heuristic::pdb_positional::PositionalEval;
 use crate::heuristic::pdb_set::{PdbEval, PdbSet};
 use crate::heuristic::{
@@ -24,7 +25,12 @@ use crate::search::{self, LimitExceeded, LimitKind, Limits, SearchError, Stats};
 use crate::solution::Solution;
 use crate::symmetry::Canonical;
 use crate::table::{Table, TableError};
+pub use builder::{PdbSource, SolverBuilder};
+pub use plan::{Plan, Use};
 use std::sync::Arc;
+
+pub mod builder;
+pub mod plan;
 use std::time::Instant;
 use thiserror::Error;
 
@@ -65,27 +71,9 @@ impl Algorithm {
         Algorithm::Near,
     ];
 
-    /// Name as used on the command line.
+    /// Its name, as every front end prints and accepts it (see [`crate::names`]).
     pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Auto => "auto",
-            Algorithm::Table => "table",
-            Algorithm::Bfs => "bfs",
-            Algorithm::Bidirectional => "bidirectional",
-            Algorithm::AStar => "astar",
-            Algorithm::IdaStar => "idastar",
-            Algorithm::Greedy => "greedy",
-            Algorithm::Large => "large",
-            Algorithm::Near => "near",
-        }
-    }
-
-    /// The method for a command-line name.
-    pub fn from_name(name: &str) -> Option<Algorithm> {
-        [Algorithm::Auto]
-            .into_iter()
-            .chain(Algorithm::ALL)
-            .find(|a| a.name() == name)
+        crate::names::name_of(self)
     }
 
     /// Whether the method always returns a fewest-moves solution.
@@ -102,8 +90,30 @@ impl Algorithm {
     }
 }
 
+impl crate::names::Named for Algorithm {
+    const WHAT: &'static str = "algorithm";
+    const SPELLINGS: &'static [(&'static str, Algorithm)] = &[
+        ("auto", Algorithm::Auto),
+        ("table", Algorithm::Table),
+        ("bfs", Algorithm::Bfs),
+        ("bidirectional", Algorithm::Bidirectional),
+        ("astar", Algorithm::AStar),
+        ("idastar", Algorithm::IdaStar),
+        ("greedy", Algorithm::Greedy),
+        ("large", Algorithm::Large),
+        ("near", Algorithm::Near),
+        ("a-star", Algorithm::AStar),
+        ("a*", Algorithm::AStar),
+        ("ida-star", Algorithm::IdaStar),
+        ("ida*", Algorithm::IdaStar),
+        ("bidir", Algorithm::Bidirectional),
+    ];
+}
+
+crate::names::from_str_by_name!(Algorithm);
+
 /// Why a solver could not be made or could not answer.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[derive(Clone, Debug, Error)]
 pub enum SolveError {
     /// The chosen method does not handle this board.
     #[error(transparent)]
@@ -111,9 +121,27 @@ pub enum SolveError {
     /// The search failed (limit, shape mismatch …).
     #[error(transparent)]
     Search(#[from] SearchError),
-    /// The pattern databases do not fit the goal, or none were given.
+    /// A solver that needs pattern databases has none (the `pdb` heuristic with none
+    /// cached or given, or a board too large for them).
     #[error("{0}")]
-    Pdb(String),
+    NoDatabases(String),
+    /// The pattern databases given are for another goal.
+    #[error("the pattern databases are for goal {databases}, not {goal}")]
+    WrongDatabases {
+        /// The databases' goal, in judge form.
+        databases: String,
+        /// The solver's goal, in judge form.
+        goal: String,
+    },
+    /// Pattern databases could not be loaded or built.
+    #[error(transparent)]
+    Databases(Arc<PdbError>),
+}
+
+impl From<PdbError> for SolveError {
+    fn from(e: PdbError) -> SolveError {
+        SolveError::Databases(Arc::new(e))
+    }
 }
 
 impl SolveError {
@@ -187,7 +215,10 @@ enum Heuristics {
 #[derive(Clone, Debug)]
 pub struct Solver {
     goal: Board,
+    /// The method asked for (maybe `Auto`).
     algorithm: Algorithm,
+    /// The method the plan chose (never `Auto`).
+    method: Algorithm,
     heuristic: HeuristicKind,
     heuristics: Heuristics,
     limits: Limits,
@@ -328,49 +359,95 @@ pub enum Split {
 }
 
 impl Solver {
-    /// The `auto` solver for `goal` with no limits.
+    /// The `auto` solver for `goal` with no limits, as the command line's `solve` would
+    /// answer (optimal up to 32 cells where the databases are cached; small ones, such as
+    /// 4×4's 6-6-3, are built in seconds): [`SolverBuilder`] with the library's
+    /// building policy ([`Use::Library`]).
     pub fn for_goal(goal: Board) -> Result<Solver, SolveError> {
-        Solver::new(
-            goal,
-            Algorithm::Auto,
-            HeuristicKind::LinearConflict,
-            Limits::default(),
-        )
+        SolverBuilder::new(goal)
+            .pdb_source(PdbSource::standard(Use::Library))
+            .build()
     }
 
-    /// A solver using `algorithm` (and `heuristic`, for the methods that take one) under
-    /// `limits`; builds the complete table when the method needs one (milliseconds for 3×3).
+    /// A solver using `algorithm` with `heuristic` under `limits`, without pattern databases
+    /// (the `pdb` heuristic needs [`Solver::with_pdbs`]): [`SolverBuilder`] in short.
     pub fn new(
         goal: Board,
         algorithm: Algorithm,
         heuristic: HeuristicKind,
         limits: Limits,
     ) -> Result<Solver, SolveError> {
-        let wants_table = match algorithm {
-            Algorithm::Table => true,
-            Algorithm::Auto => Table::supports(goal.shape()),
-            _ => false,
-        };
-        let table = if wants_table {
+        SolverBuilder::new(goal)
+            .algorithm(algorithm)
+            .heuristic(Some(heuristic))
+            .limits(limits)
+            .build()
+    }
+
+    /// A solver whose heuristic is the pattern databases `set`, which may be built for `goal`
+    /// itself or for its canonical form (e.g. blank-last databases serve Korf's blank-first
+    /// goal): [`SolverBuilder`] in short.
+    pub fn with_pdbs(
+        goal: Board,
+        algorithm: Algorithm,
+        set: Arc<PdbSet>,
+        limits: Limits,
+    ) -> Result<Solver, SolveError> {
+        SolverBuilder::new(goal)
+            .algorithm(algorithm)
+            .heuristic(Some(HeuristicKind::Pdb))
+            .pdb_set(set)
+            .limits(limits)
+            .build()
+    }
+
+    /// The solver that carries out `plan` (decided for `asked`) toward `goal`, with `set`
+    /// when the plan searches over pattern databases; builds the complete table when the
+    /// plan looks boards up (milliseconds for 3×3). Only [`SolverBuilder`] calls this.
+    pub(crate) fn assemble(
+        goal: Board,
+        asked: Algorithm,
+        plan: Plan,
+        set: Option<Arc<PdbSet>>,
+        limits: Limits,
+    ) -> Result<Solver, SolveError> {
+        let table = if plan.method == Algorithm::Table {
             Some(Arc::new(Table::build(&goal)?))
         } else {
             None
         };
         let fits = goal.shape().cells() <= MAX_CELLS
-            && matches!(
-                algorithm,
-                Algorithm::Auto | Algorithm::IdaStar | Algorithm::Near
-            )
-            && table.is_none();
-        let (heuristics, fast) = match heuristic {
-            HeuristicKind::Manhattan => {
+            && matches!(plan.method, Algorithm::IdaStar | Algorithm::Near);
+        let kind = plan.heuristic.unwrap_or(HeuristicKind::LinearConflict);
+        let (heuristics, fast) = match (kind, set) {
+            (HeuristicKind::Pdb, Some(set)) if plan.databases => {
+                let canonical = if set.goal() == &goal {
+                    Canonical::identity(&goal)
+                } else {
+                    let c = Canonical::of(&goal);
+                    if &c.goal != set.goal() {
+                        return Err(SolveError::WrongDatabases {
+                            databases: set.goal().to_judge_line(),
+                            goal: goal.to_judge_line(),
+                        });
+                    }
+                    c
+                };
+                (Heuristics::Pdb { set, canonical }, None)
+            }
+            (HeuristicKind::Pdb, _) => {
+                return Err(SolveError::NoDatabases(
+                    "the plan searches over pattern databases, but none were provided".into(),
+                ));
+            }
+            (HeuristicKind::Manhattan, _) => {
                 let md = Manhattan::new(&goal);
                 let fast = ManhattanEval::new(&md)
                     .filter(|_| fits)
                     .map(FastEval::Manhattan);
                 (Heuristics::Manhattan(Arc::new(md)), fast)
             }
-            HeuristicKind::LinearConflict => {
+            (HeuristicKind::LinearConflict, _) => {
                 let lc = LinearConflict::new(&goal);
                 let fast = if !fits {
                     None
@@ -381,16 +458,12 @@ impl Solver {
                 };
                 (Heuristics::LinearConflict(Arc::new(lc)), fast)
             }
-            HeuristicKind::Pdb => {
-                return Err(SolveError::Pdb(
-                    "pattern databases must be supplied (Solver::with_pdbs)".into(),
-                ));
-            }
         };
         Ok(Solver {
             goal,
-            algorithm,
-            heuristic,
+            algorithm: asked,
+            method: plan.method,
+            heuristic: kind,
             heuristics,
             limits,
             table,
@@ -399,35 +472,6 @@ impl Solver {
             single_thread: false,
             effort: Effort::default(),
         })
-    }
-
-    /// A solver whose heuristic is the pattern databases `set`. The databases may be built for
-    /// `goal` itself or for its canonical form (e.g. blank-last databases serve Korf's
-    /// blank-first goal).
-    pub fn with_pdbs(
-        goal: Board,
-        algorithm: Algorithm,
-        set: Arc<PdbSet>,
-        limits: Limits,
-    ) -> Result<Solver, SolveError> {
-        let canonical = if set.goal() == &goal {
-            Canonical::identity(&goal)
-        } else {
-            let c = Canonical::of(&goal);
-            if &c.goal != set.goal() {
-                return Err(SolveError::Pdb(format!(
-                    "the pattern databases are for goal {:?}, not {:?}",
-                    set.goal(),
-                    goal
-                )));
-            }
-            c
-        };
-        let mut solver = Solver::new(goal, algorithm, HeuristicKind::Manhattan, limits)?;
-        solver.heuristic = HeuristicKind::Pdb;
-        solver.heuristics = Heuristics::Pdb { set, canonical };
-        solver.fast = None;
-        Ok(solver)
     }
 
     /// The same solver, with the near-optimal solver working at `effort` (see [`Effort`]).
@@ -489,16 +533,9 @@ impl Solver {
         &self.limits
     }
 
-    /// The method that runs for boards of this solver's goal.
+    /// The method that runs for boards of this solver's goal (see [`Plan`]).
     pub fn effective_algorithm(&self) -> Algorithm {
-        match (self.algorithm, &self.table) {
-            (Algorithm::Auto, Some(_)) => Algorithm::Table,
-            (Algorithm::Auto, None) if self.pdbs().is_none() && self.goal.shape().cells() > 16 => {
-                Algorithm::Near
-            }
-            (Algorithm::Auto, None) => Algorithm::IdaStar,
-            (a, _) => a,
-        }
+        self.method
     }
 
     /// Solves `boards` in parallel on all rayon threads, each search on one core (a batch

@@ -1,15 +1,13 @@
-//! Making a [`Solver`]: the one place that decides which method answers a board and which
-//! pattern databases to load or build for it. The CLI, `compare`, the web server and the
-//! benchmarks all come here, so they cannot drift apart.
+//! Making a [`Solver`]: the pattern databases its [`Plan`] wants are provided here (loaded,
+//! or built when the caller's [`Building`] policy allows), then the plan decides the method.
+//! Every constructor, the CLI, `compare`, the web server, Python and the benchmarks come here,
+//! so they cannot drift apart.
 //!
-//! The rule for pattern databases: they are used for the `pdb` heuristic, and for `auto` on
-//! boards of 16 to 32 cells that have no complete table (4×4, 5×5, 4×5, 3×6 …). A partition the
-//! caller names is loaded or built; otherwise the strongest partition already cached for the
-//! shape is loaded (see [`Partition::candidates`]), and when none is, the shape's default
-//! ([`Partition::default_for`]) is built if the source allows building. `auto` without
-//! databases on a board over 16 cells answers with the near-optimal solver (not optimal), since
-//! an optimal search without them is hopeless there. The near-optimal solver (`near`) uses the
-//! strongest cached set too, but builds only quick ones ([`Partition::quick_for`]).
+//! Which databases: a partition the caller names is loaded or built; otherwise the strongest
+//! partition already cached for the shape is loaded (see [`Partition::candidates`]), and when
+//! none is, the shape's default ([`Partition::default_for`]) is built if the policy allows.
+//! The near-optimal solver (`near`) uses the strongest cached set too, but builds only quick
+//! ones ([`Partition::quick_for`]).
 
 use crate::board::{Board, Shape};
 use crate::heuristic::HeuristicKind;
@@ -19,9 +17,8 @@ use crate::heuristic::pdb_set::{Building, Partition, PdbEvent, PdbSet};
 use crate::near::Effort;
 use crate::search::Limits;
 use crate::search::eval::MAX_CELLS;
-use crate::solver::{Algorithm, SolveError, Solver};
+use crate::solver::{Algorithm, Plan, SolveError, Solver, Use};
 use crate::symmetry::Canonical;
-use crate::table::Table;
 use std::sync::Arc;
 
 /// Receives what provisioning does (loads, builds, build progress), e.g. to draw a progress bar.
@@ -51,6 +48,17 @@ impl std::fmt::Debug for PdbSource {
 }
 
 impl PdbSource {
+    /// The standard cache directory (see [`PdbCache::standard`]) with `user`'s building
+    /// policy ([`Use::building`]), no partition named, no event receiver.
+    pub fn standard(user: Use) -> PdbSource {
+        PdbSource {
+            cache: Some(PdbCache::standard()),
+            partition: None,
+            build: user.building(),
+            events: None,
+        }
+    }
+
     fn event(&self, e: PdbEvent) {
         if let Some(events) = &self.events {
             events(&e);
@@ -272,101 +280,69 @@ impl SolverBuilder {
         self
     }
 
-    /// Whether this solver wants pattern databases: always for the `pdb` heuristic, and for
-    /// `auto` on boards of 16 to 32 cells without a complete table.
-    pub fn wants_pdbs(&self) -> bool {
-        let shape = self.goal.shape();
-        self.heuristic == Some(HeuristicKind::Pdb)
-            || (self.heuristic.is_none()
-                && matches!(self.algorithm, Algorithm::Auto | Algorithm::Near)
-                && !Table::supports(shape)
-                && (16..=MAX_CELLS).contains(&shape.cells()))
-    }
-
-    /// Makes the solver, loading or building databases as the rule says. An explicit `pdb`
-    /// heuristic without usable databases is an error; `auto` does without them.
+    /// Makes the solver: the [`Plan`] decides method and heuristic, after the databases it
+    /// wants are loaded or built as the source's policy allows. An explicit `pdb` heuristic
+    /// or a named partition without usable databases is an error; `auto` does without them.
     pub fn build(self) -> Result<Solver, SolveError> {
-        let explicit = self.heuristic == Some(HeuristicKind::Pdb);
-        if self.wants_pdbs() {
-            let canonical = Canonical::of(&self.goal).goal;
-            let named = self.source.partition.as_deref();
-            let loaded = self.loaded.iter().find(|s| {
-                (s.goal() == &canonical || s.goal() == &self.goal)
-                    && named.is_none_or(|n| s.partition().name == n)
-            });
-            // The near-optimal solver must answer quickly: it builds only small databases,
-            // and without a cached set it builds the quick one for the shape.
-            let near = self.algorithm == Algorithm::Near && !explicit && named.is_none();
-            let source = PdbSource {
-                build: if near {
-                    self.source.build.min(Building::Quick)
-                } else {
-                    self.source.build
-                },
-                ..self.source.clone()
-            };
-            let provide = || {
-                source.provide(&self.goal).and_then(|set| match set {
-                    None if near => Partition::quick_for(self.goal.shape())
-                        .filter(|p| source.build.allows(p, self.goal.shape()))
-                        .map(|p| source.load(&canonical, p))
-                        .transpose(),
-                    set => Ok(set),
-                })
-            };
-            let set = match loaded {
-                Some(s) => Some(s.clone()),
-                None => match provide() {
-                    Ok(set) => set,
-                    Err(e) if explicit || named.is_some() => {
-                        return Err(SolveError::Pdb(e.to_string()));
-                    }
-                    Err(e) => {
-                        self.source.event(PdbEvent::Unavailable(e.to_string()));
-                        None
-                    }
-                },
-            };
-            match set {
-                Some(set) => {
-                    return Solver::with_pdbs(self.goal, self.algorithm, set, self.limits).map(
-                        |s| {
-                            s.with_fallback(self.fallback)
-                                .with_single_thread(self.single_thread)
-                                .with_effort(self.effort)
-                        },
-                    );
-                }
-                None if explicit => {
-                    let shape = self.goal.shape();
-                    let why = if shape.cells() > MAX_CELLS {
-                        format!("they exist for boards of at most {MAX_CELLS} cells")
-                    } else {
-                        "none are loaded or cached here".into()
-                    };
-                    return Err(SolveError::Pdb(format!(
-                        "no pattern databases for {shape} boards: {why}"
-                    )));
-                }
-                None => {}
-            }
-        }
-        let heuristic = self
-            .heuristic
-            .filter(|&h| h != HeuristicKind::Pdb)
-            .unwrap_or(HeuristicKind::LinearConflict);
-        // `auto` with a heuristic named on a board without a table searches with it (optimal,
-        // however long), rather than going near-optimal past 16 cells.
-        let algorithm = match self.algorithm {
-            Algorithm::Auto if self.heuristic.is_some() && !Table::supports(self.goal.shape()) => {
-                Algorithm::IdaStar
-            }
-            a => a,
+        let shape = self.goal.shape();
+        let set = if Plan::wants_databases(shape, self.algorithm, self.heuristic) {
+            self.databases()?
+        } else {
+            None
         };
-        Solver::new(self.goal, algorithm, heuristic, self.limits).map(|s| {
+        let plan = Plan::decide(shape, self.algorithm, self.heuristic, set.is_some())?;
+        Solver::assemble(self.goal, self.algorithm, plan, set, self.limits).map(|s| {
             s.with_fallback(self.fallback)
                 .with_single_thread(self.single_thread)
                 .with_effort(self.effort)
         })
+    }
+
+    /// The databases for this solver's goal: one given that serves it, else from the
+    /// source. The near-optimal solver must answer quickly: it builds only small databases,
+    /// and without a cached set it builds the quick one for the shape. Failing to provide
+    /// them is an error only when they were asked for by name or heuristic.
+    fn databases(&self) -> Result<Option<Arc<PdbSet>>, SolveError> {
+        let explicit = self.heuristic == Some(HeuristicKind::Pdb);
+        let canonical = Canonical::of(&self.goal).goal;
+        let named = self.source.partition.as_deref();
+        let given = self.loaded.iter().find(|s| {
+            (s.goal() == &canonical || s.goal() == &self.goal)
+                && named.is_none_or(|n| s.partition().name == n)
+        });
+        if let Some(set) = given {
+            return Ok(Some(set.clone()));
+        }
+        if explicit && named.is_none() && !self.loaded.is_empty() && self.source.cache.is_none() {
+            let s = &self.loaded[0];
+            return Err(SolveError::WrongDatabases {
+                databases: s.goal().to_judge_line(),
+                goal: self.goal.to_judge_line(),
+            });
+        }
+        let near = self.algorithm == Algorithm::Near && !explicit && named.is_none();
+        let source = PdbSource {
+            build: if near {
+                self.source.build.min(Building::Quick)
+            } else {
+                self.source.build
+            },
+            ..self.source.clone()
+        };
+        let provided = source.provide(&self.goal).and_then(|set| match set {
+            None if near => Partition::quick_for(self.goal.shape())
+                .filter(|p| source.build.allows(p, self.goal.shape()))
+                .map(|p| source.load(&canonical, p))
+                .transpose(),
+            set => Ok(set),
+        });
+        match provided {
+            Ok(set) => Ok(set),
+            Err(e) if explicit || named.is_some() => Err(e.into()),
+            Err(e) => {
+                self.source.event(PdbEvent::Unavailable(e.to_string()));
+                Ok(None)
+            }
+        }
     }
 }

@@ -1,0 +1,226 @@
+//! The plan: the one rule that decides which method, heuristic and databases answer the boards
+//! of one goal, for every constructor, the CLI, `compare`, `bench`, the web server, Python and
+//! the Ray workers alike (they all reach it through [`crate::SolverBuilder`]).
+//!
+//! The rule, for the default `auto`:
+//! - a board with a complete table (at most 10 cells: 3×3, 2×5 …) is looked up, optimally;
+//! - with pattern databases (wanted for boards of 16 to 32 cells without a table, and always for
+//!   the `pdb` heuristic): IDA* over them, optimally;
+//! - with a heuristic named: IDA* with it, optimally, however long that takes;
+//! - otherwise IDA* with linear conflict up to 16 cells, and the near-optimal solver (labelled
+//!   not optimal) past 16 cells, where an optimal search without databases is hopeless.
+//!
+//! An explicit method runs as asked, with the databases when they were wanted and provided,
+//! else with the named heuristic or linear conflict. Whether databases may be built when they
+//! are not cached is a policy per use ([`Use::building`]), not a decision of the front ends.
+
+use crate::board::Shape;
+use crate::heuristic::HeuristicKind;
+use crate::heuristic::pdb_set::Building;
+use crate::search::eval::MAX_CELLS;
+use crate::solver::{Algorithm, SolveError};
+use crate::table::Table;
+
+/// What answers the boards of one goal: decided once, by [`Plan::decide`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The method that runs (never [`Algorithm::Auto`]).
+    pub method: Algorithm,
+    /// The heuristic the method searches with (`None` for methods without one).
+    pub heuristic: Option<HeuristicKind>,
+    /// Whether the heuristic is the pattern databases provided for the goal.
+    pub databases: bool,
+}
+
+impl Plan {
+    /// Whether a solver for boards of `shape` asked for `algorithm` and `heuristic` (`None`:
+    /// the rule's choice) wants pattern databases: always for the `pdb` heuristic, and for
+    /// `auto` and `near` on boards of 16 to 32 cells without a complete table.
+    pub fn wants_databases(
+        shape: Shape,
+        algorithm: Algorithm,
+        heuristic: Option<HeuristicKind>,
+    ) -> bool {
+        heuristic == Some(HeuristicKind::Pdb)
+            || (heuristic.is_none()
+                && matches!(algorithm, Algorithm::Auto | Algorithm::Near)
+                && !Table::supports(shape)
+                && (16..=MAX_CELLS).contains(&shape.cells()))
+    }
+
+    /// The plan for boards of `shape` asked for `algorithm` and `heuristic`, given whether
+    /// the pattern databases it wanted ([`Plan::wants_databases`]) were provided. The `pdb`
+    /// heuristic without databases is an error.
+    pub fn decide(
+        shape: Shape,
+        algorithm: Algorithm,
+        heuristic: Option<HeuristicKind>,
+        have_databases: bool,
+    ) -> Result<Plan, SolveError> {
+        let databases = have_databases && Plan::wants_databases(shape, algorithm, heuristic);
+        if heuristic == Some(HeuristicKind::Pdb) && !databases {
+            let why = if shape.cells() > MAX_CELLS {
+                format!("they exist for boards of at most {MAX_CELLS} cells")
+            } else {
+                "none are loaded or cached here".into()
+            };
+            return Err(SolveError::NoDatabases(format!(
+                "no pattern databases for {shape} boards: {why}"
+            )));
+        }
+        let searching = if databases {
+            HeuristicKind::Pdb
+        } else {
+            heuristic.unwrap_or(HeuristicKind::LinearConflict)
+        };
+        let method = match algorithm {
+            Algorithm::Auto if Table::supports(shape) => Algorithm::Table,
+            Algorithm::Auto if databases || heuristic.is_some() || shape.cells() <= 16 => {
+                Algorithm::IdaStar
+            }
+            Algorithm::Auto => Algorithm::Near,
+            explicit => explicit,
+        };
+        Ok(Plan {
+            method,
+            heuristic: method.uses_heuristic().then_some(searching),
+            databases,
+        })
+    }
+
+    /// Whether answers of this plan are guaranteed to have the fewest moves.
+    pub fn optimal(&self) -> bool {
+        self.method.is_optimal()
+    }
+}
+
+/// Who makes a solver, which decides whether pattern databases that are not cached may be
+/// built (see [`Use::building`]): the same policy wherever the same kind of caller is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Use {
+    /// The command line's `solve`, `compare` and `bench`: builds whatever is needed, with a
+    /// notice of the size and time first (minutes and 510 MB for 5×5, once).
+    Command,
+    /// Judging answers (`npuzzle check`): comparing with the optimum must not start a
+    /// minutes-long build, so only small databases are built.
+    Check,
+    /// A long-running service (the web server): loads what is cached at start-up, builds
+    /// only 4×4's small databases then, never on a request.
+    Service,
+    /// A library or Python caller: cached databases, and small ones built (seconds); larger
+    /// ones only when asked for explicitly.
+    Library,
+}
+
+impl Use {
+    /// The building policy of this kind of caller.
+    pub fn building(self) -> Building {
+        match self {
+            Use::Command => Building::Always,
+            Use::Check | Use::Library => Building::Quick,
+            Use::Service => Building::Never,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Algorithm::*;
+    use HeuristicKind::*;
+
+    fn shape(w: usize, h: usize) -> Shape {
+        Shape::new(w, h).unwrap()
+    }
+
+    /// (size, asked method, asked heuristic, databases provided) → (method, heuristic, uses
+    /// databases), for every case of the rule.
+    #[test]
+    fn the_rule_table() {
+        #[rustfmt::skip]
+        let cases: &[((usize, usize), Algorithm, Option<HeuristicKind>, bool, Algorithm, Option<HeuristicKind>, bool)] = &[
+            // auto: tables up to 10 cells, whatever the heuristic
+            ((3, 3), Auto, None, false, Table, None, false),
+            ((2, 5), Auto, None, false, Table, None, false),
+            ((3, 3), Auto, Some(Manhattan), false, Table, None, false),
+            // auto without tables up to 16 cells: IDA* with linear conflict or the named one
+            ((3, 4), Auto, None, false, IdaStar, Some(LinearConflict), false),
+            ((3, 5), Auto, Some(Manhattan), false, IdaStar, Some(Manhattan), false),
+            // 16 to 32 cells: databases when provided, else near-optimal ...
+            ((4, 4), Auto, None, true, IdaStar, Some(Pdb), true),
+            ((4, 4), Auto, None, false, IdaStar, Some(LinearConflict), false),
+            ((5, 5), Auto, None, true, IdaStar, Some(Pdb), true),
+            ((5, 5), Auto, None, false, Near, Some(LinearConflict), false),
+            // ... but a named heuristic searches optimally with it (the old disagreement
+            // between Solver::new and the builder: both are this row now)
+            ((5, 5), Auto, Some(LinearConflict), false, IdaStar, Some(LinearConflict), false),
+            ((5, 5), Auto, Some(LinearConflict), true, IdaStar, Some(LinearConflict), false),
+            ((5, 5), Auto, Some(Pdb), true, IdaStar, Some(Pdb), true),
+            // past 32 cells: near-optimal, or IDA* with a named heuristic
+            ((10, 10), Auto, None, false, Near, Some(LinearConflict), false),
+            ((10, 10), Auto, None, true, Near, Some(LinearConflict), false),
+            ((6, 6), Auto, Some(Manhattan), false, IdaStar, Some(Manhattan), false),
+            // explicit methods
+            ((5, 5), Near, None, true, Near, Some(Pdb), true),
+            ((5, 5), Near, None, false, Near, Some(LinearConflict), false),
+            ((4, 4), Near, Some(Manhattan), false, Near, Some(Manhattan), false),
+            ((3, 3), IdaStar, None, false, IdaStar, Some(LinearConflict), false),
+            ((4, 4), IdaStar, Some(Pdb), true, IdaStar, Some(Pdb), true),
+            ((4, 4), AStar, Some(Pdb), true, AStar, Some(Pdb), true),
+            ((3, 3), AStar, Some(Manhattan), false, AStar, Some(Manhattan), false),
+            ((3, 3), Bfs, None, false, Bfs, None, false),
+            ((3, 3), Bfs, Some(Manhattan), false, Bfs, None, false),
+            ((3, 3), Bidirectional, None, false, Bidirectional, None, false),
+            ((3, 3), Table, None, false, Table, None, false),
+            ((3, 3), Greedy, None, false, Greedy, Some(LinearConflict), false),
+            ((9, 9), Large, None, false, Large, None, false),
+            // databases provided but not wanted are not used
+            ((3, 3), IdaStar, None, true, IdaStar, Some(LinearConflict), false),
+        ];
+        for &((w, h), asked, heuristic, have, method, searching, databases) in cases {
+            let plan = Plan::decide(shape(w, h), asked, heuristic, have).unwrap();
+            assert_eq!(
+                plan,
+                Plan {
+                    method,
+                    heuristic: searching,
+                    databases
+                },
+                "{w}x{h} {asked:?} {heuristic:?} databases provided: {have}"
+            );
+        }
+    }
+
+    #[test]
+    fn which_boards_want_databases() {
+        assert!(Plan::wants_databases(shape(4, 4), Auto, None));
+        assert!(Plan::wants_databases(shape(5, 5), Near, None));
+        assert!(Plan::wants_databases(shape(8, 4), Auto, None));
+        assert!(Plan::wants_databases(shape(3, 3), IdaStar, Some(Pdb)));
+        assert!(!Plan::wants_databases(shape(3, 3), Auto, None));
+        assert!(!Plan::wants_databases(shape(3, 5), Auto, None));
+        assert!(!Plan::wants_databases(shape(9, 4), Auto, None));
+        assert!(!Plan::wants_databases(
+            shape(4, 4),
+            Auto,
+            Some(LinearConflict)
+        ));
+        assert!(!Plan::wants_databases(shape(4, 4), IdaStar, None));
+    }
+
+    #[test]
+    fn the_pdb_heuristic_needs_databases() {
+        let e = Plan::decide(shape(4, 4), IdaStar, Some(Pdb), false).unwrap_err();
+        assert!(e.to_string().contains("none are loaded"), "{e}");
+        let e = Plan::decide(shape(10, 10), Auto, Some(Pdb), false).unwrap_err();
+        assert!(e.to_string().contains("at most 32 cells"), "{e}");
+    }
+
+    #[test]
+    fn each_use_has_its_building_policy() {
+        assert_eq!(Use::Command.building(), Building::Always);
+        assert_eq!(Use::Check.building(), Building::Quick);
+        assert_eq!(Use::Library.building(), Building::Quick);
+        assert_eq!(Use::Service.building(), Building::Never);
+    }
+}
