@@ -1,19 +1,19 @@
 //! `npuzzle bench`: reproducible speed measurements of whole workloads, in release builds.
 //!
 //! `bench eight` pushes a seeded set of random 3×3 boards through exactly the pipeline
-//! `npuzzle solve` uses (reader thread, parallel chunks, formatted output), times it, then
-//! replays every answer to check it.
+//! `npuzzle solve` uses (the library's batch: reader thread, parallel chunks, text sink), times
+//! it, then replays every answer to check it.
 
-use crate::input::{BoardOptions, FormatArg};
 use crate::instances::{KorfSet, korf_instances, korf100_instances};
-use crate::output::Notation;
 use crate::scramble::write_boards;
-use crate::solve::{AlgorithmArg, HeuristicArg, OutputOptions, Solvers, stream};
+use crate::solve::{AlgorithmArg, HeuristicArg};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{JudgeReader, ReaderOptions};
 use npuzzle::search::Limits;
+use npuzzle::solver::batch::{Goals, Solvers, global_threads};
+use npuzzle::solver::sinks::{Collected, Text, TextWriter};
 use npuzzle::table::Table;
 use npuzzle::{Algorithm, Board, Outcome, Shape, Solution, Solver, SolverBuilder};
 use std::io::Cursor;
@@ -200,8 +200,39 @@ pub struct KorfRun {
 /// One instance's result: number, found length (`None` at the budget), optimum, expanded, s.
 type KorfLine = (usize, Option<usize>, usize, u64, f64);
 
+/// An instance's line from its outcome (a solution is replayed to the goal; a limit is a
+/// line with no length).
+fn korf_line(
+    (no, b, want): &(usize, Board, usize),
+    result: Result<Outcome, npuzzle::SolveError>,
+    goal: &Board,
+) -> Result<KorfLine> {
+    match result {
+        Ok(Outcome::Solved(a)) => {
+            a.solution.verify(b, goal)?;
+            Ok((
+                *no,
+                Some(a.solution.len()),
+                *want,
+                a.stats.expanded,
+                a.stats.elapsed.as_secs_f64(),
+            ))
+        }
+        Ok(Outcome::Unsolvable) => bail!("#{no} reported unsolvable"),
+        Err(e) => match e.limit_stats() {
+            Some(stats) => Ok((
+                *no,
+                None,
+                *want,
+                stats.expanded,
+                stats.elapsed.as_secs_f64(),
+            )),
+            None => Err(e.into()),
+        },
+    }
+}
+
 fn korf(run: KorfRun) -> Result<ExitCode> {
-    use rayon::prelude::*;
     let started = Instant::now();
     let shape = match run.set {
         KorfSet::Fifteen => Shape::new(4, 4)?,
@@ -230,6 +261,10 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         progress: crate::progress::search_progress(),
         ..Limits::default()
     };
+    let limits_for_batch = Limits {
+        progress: None,
+        ..limits.clone()
+    };
     let solver = SolverBuilder::new(goal.clone())
         .algorithm(Algorithm::IdaStar)
         .heuristic(Some(HeuristicKind::Pdb))
@@ -244,30 +279,17 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             None => bail!("there is no instance {no} (1..={})", all.len()),
         }
     }
-    let solve = |(no, b, want): &(usize, Board, usize)| -> Result<KorfLine> {
-        match solver.solve(b) {
-            Ok(Outcome::Solved(a)) => {
-                a.solution.verify(b, &goal)?;
-                Ok((
-                    *no,
-                    Some(a.solution.len()),
-                    *want,
-                    a.stats.expanded,
-                    a.stats.elapsed.as_secs_f64(),
-                ))
+    let solve = |i: &(usize, Board, usize)| korf_line(i, solver.solve(&i.1), &goal);
+    let from_batch = |i: &(usize, Board, usize), c: Collected| {
+        let result = match c {
+            Collected::Solved(a) => Ok(Outcome::Solved(*a)),
+            Collected::Unsolvable => Ok(Outcome::Unsolvable),
+            Collected::Failed(e) => Err(e),
+            Collected::Letters(_) | Collected::Unreadable(_) => {
+                bail!("#{}: not searched", i.0)
             }
-            Ok(Outcome::Unsolvable) => bail!("#{no} reported unsolvable"),
-            Err(e) => match e.limit_stats() {
-                Some(stats) => Ok((
-                    *no,
-                    None,
-                    *want,
-                    stats.expanded,
-                    stats.elapsed.as_secs_f64(),
-                )),
-                None => Err(e.into()),
-            },
-        }
+        };
+        korf_line(i, result, &goal)
     };
     let search_started = Instant::now();
     let print = |(no, len, want, expanded, secs): &KorfLine| {
@@ -285,7 +307,25 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     println!("  #  length  optimum        expanded          time    rate");
     let results: Vec<KorfLine> = match run.split {
         Split::Boards => {
-            let r: Result<Vec<_>> = instances.par_iter().map(solve).collect();
+            // The library's batch: one instance per core, in order.
+            let solvers = Solvers::new(
+                Goals::Fixed(goal.clone()),
+                SolverBuilder::new(goal.clone())
+                    .algorithm(Algorithm::IdaStar)
+                    .heuristic(Some(HeuristicKind::Pdb))
+                    .pdb_set(set.clone())
+                    .limits(limits_for_batch.clone()),
+            );
+            let texts: Vec<String> = instances
+                .iter()
+                .map(|(_, b, _)| b.to_judge_line())
+                .collect();
+            let collected = solvers.collect(&texts, Some(shape))?;
+            let r: Result<Vec<_>> = instances
+                .iter()
+                .zip(collected)
+                .map(|(i, c)| from_batch(i, c))
+                .collect();
             let r = r?;
             r.iter().for_each(print);
             r
@@ -300,8 +340,11 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             r
         }
         Split::Serial => {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
-            let r: Result<Vec<_>> = pool.install(|| instances.iter().map(solve).collect());
+            let one_core = solver.clone().with_single_thread(true);
+            let r: Result<Vec<_>> = instances
+                .iter()
+                .map(|i| korf_line(i, one_core.solve(&i.1), &goal))
+                .collect();
             let r = r?;
             r.iter().for_each(print);
             r
@@ -351,7 +394,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         loaded.as_secs_f64(),
         searched.as_secs_f64(),
         run.split,
-        rayon::current_num_threads(),
+        global_threads(),
         cpu
     );
     Ok(if mismatches > 0 {
@@ -476,31 +519,12 @@ fn eight(boards: u64, seed: u64, solvable_only: bool) -> Result<ExitCode> {
     write_boards(&mut input, &goal, boards, seed, !solvable_only)?;
     let input_bytes = input.len();
 
-    let options = BoardOptions {
-        format: FormatArg::Hdu,
-        size: None,
-        goal: None,
-        blank_first: false,
-    };
     let started = Instant::now();
-    let mut solvers = Solvers::new(
-        &options,
-        Algorithm::Auto,
-        None,
-        Limits::default(),
-        Default::default(),
-    )?;
+    let solvers = Solvers::new(Goals::Standard, SolverBuilder::new(goal.clone()));
     let reader = JudgeReader::new(Cursor::new(input), ReaderOptions::default());
-    let mut out = Vec::with_capacity(boards as usize * 24);
-    let mut err = Vec::new();
-    let output = OutputOptions {
-        notation: Notation::Judge,
-        show: false,
-        stats: false,
-        json: false,
-        arguments: false,
-    };
-    let summary = stream(reader, &mut solvers, &output, &mut out, &mut err)?;
+    let mut writer = TextWriter::new(Vec::with_capacity(boards as usize * 24), Vec::new());
+    let summary = solvers.run(reader, &Text::default(), &mut writer)?;
+    let out = writer.out;
     let elapsed = started.elapsed();
 
     // Check every answer: replay the moves (or the parity for `unsolvable`).

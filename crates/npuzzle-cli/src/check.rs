@@ -1,18 +1,21 @@
-//! `npuzzle check PUZZLES ANSWERS`: judge answers the way a special judge would.
+//! `npuzzle check PUZZLES ANSWERS`: judge answers the way a special judge would, through the
+//! library's verdict (`npuzzle::judge::Verdict`, the same as `POST /api/check` and
+//! `npuzzle.check`).
 //!
 //! Each answer must be a legal move string that reaches the goal, or `unsolvable` exactly when
 //! the board cannot reach it. Valid answers are also compared with the optimal length where an
 //! optimal solver answers for the size. Answers follow the puzzles' convention: one per line,
 //! or for UVa separated by blank lines (so an empty answer, for a solved board, stays visible).
+//! `--format jsonl` writes one JSON object per board (its verdict, with the input lines).
 
-use crate::input::{self, BoardOptions};
-use crate::output::NO_ANSWER;
-use crate::solve::{LimitArgs, Solvers};
+use crate::input::{self, BoardOptions, FormatArg};
+use crate::solve::{LimitArgs, SolverOptions};
 use anyhow::{Context, Result};
 use clap::Args;
-use npuzzle::judge::Format;
-use npuzzle::parity::is_solvable;
-use npuzzle::{Algorithm, Outcome, Solution};
+use npuzzle::judge::{Finding, Format, Verdict};
+use npuzzle::near::Effort;
+use npuzzle::{Algorithm, Outcome, Use};
+use serde::Serialize;
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -91,25 +94,102 @@ struct Tally {
     not_compared: usize,
 }
 
+/// One board's verdict as a JSON line.
+#[derive(Serialize)]
+struct JsonVerdict<'a> {
+    /// Puzzles line where the board starts.
+    line: usize,
+    /// Answers line of its answer (`None` when the answers ran out).
+    answers_line: Option<usize>,
+    /// The board in judge form, when it could be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    board: Option<String>,
+    #[serde(flatten)]
+    verdict: &'a Verdict,
+}
+
+/// Writes verdicts: as a report (problems only, and a closing tally) or as JSON lines.
+struct Report<W: Write> {
+    out: W,
+    json: bool,
+    t: Tally,
+}
+
+impl<W: Write> Report<W> {
+    fn verdict(
+        &mut self,
+        place: &str,
+        line: usize,
+        answers_line: Option<usize>,
+        board: Option<&npuzzle::Board>,
+        v: &Verdict,
+    ) -> Result<()> {
+        match v.finding {
+            Finding::Optimal | Finding::Unsolvable => self.t.optimal += 1,
+            Finding::Suboptimal => self.t.suboptimal += 1,
+            Finding::NotCompared => self.t.not_compared += 1,
+            _ => {}
+        }
+        if v.valid {
+            self.t.valid += 1;
+        } else {
+            self.t.invalid += 1;
+        }
+        if self.json {
+            let j = JsonVerdict {
+                line,
+                answers_line,
+                board: board.map(|b| b.to_judge_line()),
+                verdict: v,
+            };
+            serde_json::to_writer(&mut self.out, &j)?;
+            writeln!(self.out)?;
+        } else if !v.valid {
+            writeln!(self.out, "{place}: invalid: {}", v.message)?;
+        } else if v.finding == Finding::Suboptimal {
+            writeln!(self.out, "{place}: {}", v.message)?;
+        }
+        Ok(())
+    }
+
+    /// A problem with the inputs themselves (not a verdict on an answer).
+    fn problem(&mut self, text: &str) -> Result<()> {
+        if self.json {
+            eprintln!("npuzzle: {text}");
+        } else {
+            writeln!(self.out, "{text}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Runs `npuzzle check`.
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
-    if args.board.format == crate::input::FormatArg::Jsonl {
-        anyhow::bail!(
-            "check writes a report, not JSON lines; --format takes auto, poj, hdu or uva here (the puzzles' convention)"
-        );
-    }
+    let json = args.board.format == FormatArg::Jsonl;
     let limits = args.limits.to_limits()?;
-    // 4x4 databases build in seconds; larger ones are used only when cached.
-    let mut solvers = Solvers::new(&args.board, Algorithm::Auto, None, limits, args.pdb.clone())?
-        .quick_databases_only();
+    // Comparing with the optimum must not start a minutes-long build (see `Use::Check`).
+    let solvers = SolverOptions {
+        board: &args.board,
+        algorithm: Algorithm::Auto,
+        heuristic: None,
+        limits,
+        pdb: &args.pdb,
+        building: Use::Check.building(),
+        effort: Effort::default(),
+        fallback: false,
+    }
+    .solvers()?;
     let mut reader = input::judge_reader(input::open(&args.puzzles)?, &args.board)?;
     let mut answers = AnswerLines {
         input: input::open(&args.answers)?,
         line_no: 0,
     };
     let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let mut t = Tally::default();
+    let mut r = Report {
+        out: stdout.lock(),
+        json,
+        t: Tally::default(),
+    };
     let mut input_errors = 0usize;
     // Shapes whose boards cannot be compared with the optimum, once said why.
     let mut unexplained: Vec<npuzzle::Shape> = Vec::new();
@@ -121,19 +201,18 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             input_errors += 1;
             continue;
         }
-        t.boards += 1;
-        let n = t.boards;
+        r.t.boards += 1;
+        let n = r.t.boards;
         // UVa answers are separated by one blank line.
         if reader.format() == Some(Format::Uva) && n > 1 {
             match answers.next()? {
                 AnswerLine::Text(s) if s.is_empty() => {}
                 AnswerLine::End => {}
                 _ => {
-                    writeln!(
-                        out,
+                    r.problem(&format!(
                         "answers line {}: expected a blank line between answers",
                         answers.line_no
-                    )?;
+                    ))?;
                     input_errors += 1;
                 }
             }
@@ -143,7 +222,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         let board = match &puzzle.board {
             Ok(b) => b,
             Err(e) => {
-                writeln!(out, "board {n} ({e}): the puzzle itself is not a board")?;
+                r.problem(&format!(
+                    "board {n} ({e}): the puzzle itself is not a board"
+                ))?;
                 input_errors += 1;
                 continue;
             }
@@ -152,67 +233,18 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             "board {n} (puzzles line {}, answers line {answer_line})",
             puzzle.line
         );
-        let text = match answer {
-            AnswerLine::End => {
-                writeln!(out, "{place}: invalid: no answer")?;
-                t.invalid += 1;
-                continue;
-            }
-            AnswerLine::TooLong => {
-                writeln!(out, "{place}: invalid: answer line too long")?;
-                t.invalid += 1;
-                continue;
-            }
-            AnswerLine::Text(s) => s,
+        let (text, missing) = match answer {
+            AnswerLine::End => (None, Some("no answer")),
+            AnswerLine::TooLong => (None, Some("answer line too long")),
+            AnswerLine::Text(s) => (Some(s), None),
         };
         if solvers.needed(board) {
             solvers.prepare(board.shape());
         }
-        let solver = solvers.get(board.shape());
-        let goal = match &solver {
-            Ok(s) => s.goal().clone(),
-            Err(_) => args
-                .board
-                .goal_for(board.shape(), args.board.goal_board()?.as_ref()),
-        };
-        let solvable = is_solvable(board, &goal).unwrap_or(false);
-        if text == NO_ANSWER {
-            writeln!(
-                out,
-                "{place}: invalid: no answer (the solver marked this board `{NO_ANSWER}`)"
-            )?;
-            t.invalid += 1;
-            continue;
-        }
-        if text.eq_ignore_ascii_case("unsolvable") {
-            if solvable {
-                writeln!(
-                    out,
-                    "{place}: invalid: `unsolvable`, but the board can reach the goal"
-                )?;
-                t.invalid += 1;
-            } else {
-                t.valid += 1;
-                t.optimal += 1;
-            }
-            continue;
-        }
-        let solution = match Solution::from_letters(&text) {
-            Ok(s) => s,
-            Err(e) => {
-                writeln!(out, "{place}: invalid: {e}")?;
-                t.invalid += 1;
-                continue;
-            }
-        };
-        if let Err(e) = solution.verify(board, &goal) {
-            writeln!(out, "{place}: invalid: {e}")?;
-            t.invalid += 1;
-            continue;
-        }
-        t.valid += 1;
-        // Only a solver whose answer is optimal is run: another would be thrown away.
-        let optimal_len = match &solver {
+        let solver = solvers.get(board.shape(), true);
+        let goal = solvers.goal_for(board.shape());
+        let optimum = || match &solver {
+            // Only a solver whose answer is optimal is run: another would be thrown away.
             Ok(s) if s.effective_algorithm().is_optimal() => match s.solve(board) {
                 Ok(Outcome::Solved(a)) if a.optimal => Some(a.solution.len()),
                 Ok(_) => None,
@@ -221,6 +253,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                     None
                 }
             },
+            Err(_) if !solvers.needed(board) => Some(0),
             other => {
                 if !unexplained.contains(&board.shape()) {
                     unexplained.push(board.shape());
@@ -236,18 +269,17 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 None
             }
         };
-        match optimal_len {
-            Some(best) if best == solution.len() => t.optimal += 1,
-            Some(best) => {
-                writeln!(
-                    out,
-                    "{place}: suboptimal: {} moves, the optimum is {best}",
-                    solution.len()
-                )?;
-                t.suboptimal += 1;
-            }
-            None => t.not_compared += 1,
-        }
+        let verdict = match (&text, missing) {
+            (Some(text), _) => Verdict::judge(board, &goal, text, optimum),
+            (None, reason) => Verdict::no_answer(reason.unwrap_or("no answer")),
+        };
+        r.verdict(
+            &place,
+            puzzle.line,
+            text.is_some().then_some(answer_line),
+            Some(board),
+            &verdict,
+        )?;
     }
     let mut extra = 0usize;
     loop {
@@ -258,14 +290,25 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         }
     }
     if extra > 0 {
-        writeln!(out, "answers: {extra} answer(s) beyond the last board")?;
+        r.problem(&format!("answers: {extra} answer(s) beyond the last board"))?;
         input_errors += 1;
     }
-    writeln!(
-        out,
-        "checked {} boards: {} valid ({} optimal, {} suboptimal, {} not compared), {} invalid",
-        t.boards, t.valid, t.optimal, t.suboptimal, t.not_compared, t.invalid
-    )?;
+    let t = &r.t;
+    let summary = format!(
+        "checked {} board{}: {} valid ({} optimal, {} suboptimal, {} not compared), {} invalid",
+        t.boards,
+        if t.boards == 1 { "" } else { "s" },
+        t.valid,
+        t.optimal,
+        t.suboptimal,
+        t.not_compared,
+        t.invalid
+    );
+    if json {
+        eprintln!("npuzzle: {summary}");
+    } else {
+        writeln!(r.out, "{summary}")?;
+    }
     if args.require_optimal && t.not_compared > 0 {
         eprintln!(
             "npuzzle: --require-optimal: {} board(s) could not be compared with the optimum",

@@ -2,10 +2,10 @@
 //! The reading and the rule live in [`npuzzle::cube`]; this prints one verdict per case.
 
 use crate::input;
-use crate::output::NO_ANSWER;
 use anyhow::{Context, Result};
 use clap::Args;
 use npuzzle::cube::{CubeItem, CubeReader};
+use npuzzle::judge::NO_ANSWER;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

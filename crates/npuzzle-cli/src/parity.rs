@@ -37,7 +37,7 @@ pub fn run(args: ParityArgs) -> Result<ExitCode> {
                     });
                     writeln!(out, "{row}")?;
                 } else if p.answerable {
-                    writeln!(out, "{}", crate::output::NO_ANSWER)?;
+                    writeln!(out, "{}", npuzzle::judge::NO_ANSWER)?;
                 }
                 out.flush()?;
                 if arguments {

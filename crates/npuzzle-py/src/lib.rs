@@ -9,16 +9,21 @@
 
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::heuristic::pdb_file::PdbCache;
+use npuzzle::judge::Verdict;
+use npuzzle::search::LimitKind;
 use npuzzle::search::Limits;
+use npuzzle::solver::batch::{Goals, Solvers};
+use npuzzle::solver::sinks::{Collected, Lengths, length};
 use npuzzle::{
-    Algorithm, Board, Building, Move, Outcome, PdbSource, Shape, Solution, SolveError,
-    SolverBuilder, Split,
+    Algorithm, Answer, Board, Building, Move, Outcome, PdbSource, Record, RecordWithStats, Shape,
+    Solution, SolveError, SolverBuilder, Split,
 };
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use rand::SeedableRng;
+use std::sync::Arc;
 
 create_exception!(
     npuzzle,
@@ -96,6 +101,16 @@ fn algorithm_of(name: &str) -> PyResult<Algorithm> {
 
 fn heuristic_of(name: Option<&str>) -> PyResult<Option<HeuristicKind>> {
     name.map(str::parse).transpose().map_err(value_error)
+}
+
+fn keep_going_of(errors: &str) -> PyResult<bool> {
+    match errors {
+        "raise" => Ok(false),
+        "return" => Ok(true),
+        other => Err(value_error(format!(
+            "errors must be \"raise\" or \"return\", not {other:?}"
+        ))),
+    }
 }
 
 fn building_of(name: &str) -> PyResult<Building> {
@@ -184,28 +199,96 @@ struct Solution_ {
     /// The method that found it.
     #[pyo3(get)]
     algorithm: &'static str,
+    /// The heuristic it searched with, if any.
+    #[pyo3(get)]
+    heuristic: Option<&'static str>,
+    /// The pattern-database partition it searched over, if any.
+    #[pyo3(get)]
+    databases: Option<String>,
+    /// The limit the asked-for search hit before the fallback answered, if it did.
+    #[pyo3(get)]
+    fallback_after: Option<&'static str>,
     /// What it cost.
     #[pyo3(get)]
     stats: Stats,
+    /// The board it solves (judge text as given) and its size, when known (for `to_dict`).
+    board: Option<(String, usize, usize)>,
 }
 
 #[pymethods]
 impl Solution_ {
     #[new]
+    #[pyo3(signature = (moves, optimal, algorithm, stats, heuristic=None, databases=None,
+                        fallback_after=None, board=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         moves: String,
         optimal: bool,
         algorithm: &str,
         stats: &Bound<'_, Stats>,
+        heuristic: Option<&str>,
+        databases: Option<String>,
+        fallback_after: Option<&str>,
+        board: Option<(String, usize, usize)>,
     ) -> PyResult<Solution_> {
         Solution::from_letters(&moves).map_err(value_error)?;
+        let fallback_after = fallback_after
+            .map(|k| k.parse::<LimitKind>().map(LimitKind::name))
+            .transpose()
+            .map_err(value_error)?;
         Ok(Solution_ {
             length: moves.len(),
             moves,
             optimal,
             algorithm: algorithm_of(algorithm)?.name(),
+            heuristic: heuristic_of(heuristic)?.map(HeuristicKind::name),
+            databases,
+            fallback_after,
             stats: stats.get().clone(),
+            board,
         })
+    }
+
+    /// The answer as a dict with the same fields and values as a line of
+    /// `npuzzle solve --format jsonl --stats` and the body of `POST /api/solve` (`board`,
+    /// `status`, `moves`, `tiles`, `length`, `optimal`, `algorithm`, `heuristic`, `databases`,
+    /// `fallback_after`, `stats` with `elapsed` in microseconds); `board` only when the
+    /// solution knows it.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let solution = Solution::from_letters(&self.moves).map_err(value_error)?;
+        let answer = Answer {
+            solution,
+            stats: npuzzle::search::Stats {
+                expanded: self.stats.expanded,
+                generated: self.stats.generated,
+                peak_stored: self.stats.peak_stored,
+                elapsed: std::time::Duration::from_secs_f64(self.stats.elapsed.max(0.0)),
+            },
+            optimal: self.optimal,
+            algorithm: algorithm_of(self.algorithm)?,
+            heuristic: heuristic_of(self.heuristic)?,
+            databases: self.databases.clone(),
+            fallback_after: self
+                .fallback_after
+                .map(|k| k.parse::<LimitKind>())
+                .transpose()
+                .map_err(value_error)?,
+        };
+        let record = match &self.board {
+            Some((text, w, h)) => {
+                let shape = Shape::new(*w, *h).map_err(value_error)?;
+                let board =
+                    Board::parse_with_shape(text, Some(shape)).map_err(|e| value_error(e.kind))?;
+                Record::solved(&board, &answer)
+            }
+            None => Record::answer(&answer),
+        };
+        let text = serde_json::to_string(&RecordWithStats {
+            record,
+            stats: answer.stats,
+        })
+        .map_err(value_error)?;
+        py.import("json")?.call_method1("loads", (text,))
     }
 
     /// The same moves in tile notation (the tile's direction, with run lengths), made when
@@ -225,6 +308,10 @@ impl Solution_ {
             s.optimal,
             s.algorithm,
             Py::new(slf.py(), s.stats.clone())?,
+            s.heuristic,
+            s.databases.clone(),
+            s.fallback_after,
+            s.board.clone(),
         );
         (slf.get_type(), args)
             .into_pyobject(slf.py())
@@ -254,16 +341,46 @@ impl Solution_ {
     }
 }
 
-fn solution_of(outcome: Outcome) -> Option<Solution_> {
+fn solution_of(outcome: Outcome, board: Option<(String, Shape)>) -> Option<Solution_> {
     match outcome {
         Outcome::Unsolvable => None,
-        Outcome::Solved(a) => Some(Solution_ {
-            moves: a.solution.to_letters(),
-            length: a.solution.len(),
-            optimal: a.optimal,
-            algorithm: a.algorithm.name(),
-            stats: stats_of(&a.stats),
-        }),
+        Outcome::Solved(a) => Some(answer_solution(&a, board)),
+    }
+}
+
+/// The Python solution of an answer, with the board it solves when known.
+fn answer_solution(a: &Answer, board: Option<(String, Shape)>) -> Solution_ {
+    Solution_ {
+        moves: a.solution.to_letters(),
+        length: a.solution.len(),
+        optimal: a.optimal,
+        algorithm: a.algorithm.name(),
+        heuristic: a.heuristic.map(HeuristicKind::name),
+        databases: a.databases.clone(),
+        fallback_after: a.fallback_after.map(LimitKind::name),
+        stats: stats_of(&a.stats),
+        board: board.map(|(t, s)| (t, s.width(), s.height())),
+    }
+}
+
+/// The Python solution of judge letters from a complete table: optimal.
+fn table_solution(moves: String, board: (String, Shape)) -> Solution_ {
+    let length = moves.len();
+    Solution_ {
+        moves,
+        length,
+        optimal: true,
+        algorithm: Algorithm::Table.name(),
+        heuristic: None,
+        databases: None,
+        fallback_after: None,
+        stats: Stats {
+            expanded: length as u64,
+            generated: 0,
+            peak_stored: 0,
+            elapsed: 0.0,
+        },
+        board: Some((board.0, board.1.width(), board.1.height())),
     }
 }
 
@@ -314,9 +431,34 @@ impl Failure {
 /// Solves boards toward one goal with one method; keeps its tables and pattern databases.
 #[pyclass(frozen, module = "npuzzle")]
 struct Solver {
-    inner: npuzzle::Solver,
+    inner: Arc<npuzzle::Solver>,
+    /// The library's batch over this one solver (its shape's).
+    batch: Solvers,
     shape: Shape,
     limits: Limits,
+}
+
+/// A batch's boards: each one's judge text, or why it has none (then a text that is no board
+/// stands in its place, so every board keeps its line).
+fn texts_of(
+    py: Python<'_>,
+    boards: &Bound<'_, PyAny>,
+) -> PyResult<(Vec<String>, Vec<Option<String>>)> {
+    let mut texts = Vec::new();
+    let mut errors = Vec::new();
+    for item in boards.try_iter()? {
+        match board_text(&item?) {
+            Ok(t) => {
+                texts.push(t);
+                errors.push(None);
+            }
+            Err(e) => {
+                texts.push(String::new());
+                errors.push(Some(e.value(py).to_string()));
+            }
+        }
+    }
+    Ok((texts, errors))
 }
 
 impl Solver {
@@ -324,77 +466,49 @@ impl Solver {
         board_of(board, Some(self.shape))
     }
 
-    /// Every board of an iterable, each read or the reason it could not be. Under the GIL
-    /// only the text is taken out; boards are read on all cores.
-    fn parse_all(
+    /// The Python result of one board of a batch: a `Solution`, `None` or a `Failure` (or
+    /// the error to raise, unless `keep_going`).
+    fn result(
         &self,
         py: Python<'_>,
-        boards: &Bound<'_, PyAny>,
-    ) -> PyResult<Vec<Result<Board, String>>> {
-        let mut texts: Vec<Result<String, String>> = Vec::new();
-        for item in boards.try_iter()? {
-            texts.push(board_text(&item?).map_err(|e| e.value(py).to_string()));
-        }
-        let shape = self.shape;
-        Ok(py.detach(|| {
-            use rayon::prelude::*;
-            texts
-                .into_par_iter()
-                .map(|t| {
-                    t.and_then(|t| {
-                        Board::parse_with_shape(&t, Some(shape)).map_err(|e| e.kind.to_string())
-                    })
-                })
-                .collect()
-        }))
-    }
-
-    /// The Python results of a batch: a `Solution`, `None` or a `Failure` per board (or the
-    /// first error, unless `keep_going`).
-    fn results(
-        &self,
-        py: Python<'_>,
-        parsed: Vec<Result<Board, String>>,
-        solved: Vec<Result<Outcome, SolveError>>,
+        i: usize,
+        text: String,
+        error: Option<String>,
+        item: Collected,
         keep_going: bool,
-    ) -> PyResult<Vec<Py<PyAny>>> {
-        let mut solved = solved.into_iter();
-        let mut out = Vec::with_capacity(parsed.len());
-        for (i, p) in parsed.into_iter().enumerate() {
-            let failure = |kind: &str, message: String| Failure {
-                index: i,
-                kind: kind.into(),
-                message,
-            };
-            let item: Py<PyAny> = match p {
-                Err(message) => Py::new(py, failure("bad_board", message))?.into_any(),
-                Ok(_) => match solved.next().expect("one result per good board") {
-                    Ok(outcome) => match solution_of(outcome) {
-                        Some(s) => Py::new(py, s)?.into_any(),
-                        None => py.None(),
-                    },
-                    Err(e) if keep_going => {
-                        let kind = if e.limit_stats().is_some() {
-                            "limit"
-                        } else {
-                            "bad_board"
-                        };
-                        Py::new(py, failure(kind, e.to_string()))?.into_any()
-                    }
-                    Err(e) => {
-                        let err = solve_error(e);
-                        let text = format!("board {i}: {}", err.value(py));
-                        return Err(if err.is_instance_of::<SearchLimitError>(py) {
-                            SearchLimitError::new_err(text)
-                        } else {
-                            value_error(text)
-                        });
-                    }
-                },
-            };
-            out.push(item);
+    ) -> PyResult<Py<PyAny>> {
+        let failure = |kind: &str, message: String| Failure {
+            index: i,
+            kind: kind.into(),
+            message,
+        };
+        let fail = |kind: &str, message: String, limit: bool| -> PyResult<Py<PyAny>> {
+            if keep_going {
+                return Ok(Py::new(py, failure(kind, message))?.into_any());
+            }
+            let text = format!("board {i}: {message}");
+            Err(if limit {
+                SearchLimitError::new_err(text)
+            } else {
+                value_error(text)
+            })
+        };
+        if let Some(message) = error {
+            return fail("bad_board", message, false);
         }
-        Ok(out)
+        let board = (text, self.shape);
+        Ok(match item {
+            Collected::Letters(moves) => Py::new(py, table_solution(moves, board))?.into_any(),
+            Collected::Solved(a) => Py::new(py, answer_solution(&a, Some(board)))?.into_any(),
+            Collected::Unsolvable => py.None(),
+            Collected::Unreadable(message) => return fail("bad_board", message, false),
+            Collected::Failed(e) => {
+                let limit = e.limit_stats().is_some();
+                let kind = if limit { "limit" } else { "bad_board" };
+                let message = solve_error(e).value(py).to_string();
+                return fail(kind, message, limit);
+            }
+        })
     }
 }
 
@@ -439,7 +553,7 @@ impl Solver {
             build: building_of(build)?,
             events: None,
         };
-        let builder = SolverBuilder::new(goal)
+        let builder = SolverBuilder::new(goal.clone())
             .algorithm(algorithm_of(algorithm)?)
             .heuristic(heuristic_of(heuristic)?)
             .limits(limits.clone())
@@ -447,9 +561,16 @@ impl Solver {
             .single_thread(single_thread)
             .effort(effort);
         // Building tables or databases can take seconds: without the GIL.
-        let inner = py.detach(|| builder.build()).map_err(solve_error)?;
+        let batch = Solvers::new(Goals::Fixed(goal), builder);
+        let inner = py
+            .detach(|| {
+                batch.prepare(shape);
+                batch.get(shape, true)
+            })
+            .map_err(solve_error)?;
         Ok(Solver {
             inner,
+            batch,
             shape,
             limits,
         })
@@ -501,13 +622,13 @@ impl Solver {
         let outcome = py
             .detach(|| self.inner.solve_within(&b, &self.limits))
             .map_err(solve_error)?;
-        Ok(solution_of(outcome))
+        Ok(solution_of(outcome, Some((b.to_judge_line(), self.shape))))
     }
 
-    /// Solves boards in parallel on all cores (one after another with `parallel=False`);
-    /// results in input order. With
-    /// `errors="raise"` the first bad board or hit limit raises (naming its index); with
-    /// `errors="return"` it becomes a `Failure` in its place.
+    /// Solves boards in parallel on all cores (one after another with `parallel=False`), on
+    /// the library's batch; results in input order. With `errors="raise"` the first bad
+    /// board or hit limit raises (naming its index); with `errors="return"` it becomes a
+    /// `Failure` in its place.
     #[pyo3(signature = (boards, errors="raise", parallel=true))]
     fn solve_many(
         &self,
@@ -516,34 +637,17 @@ impl Solver {
         errors: &str,
         parallel: bool,
     ) -> PyResult<Vec<Py<PyAny>>> {
-        let keep_going = match errors {
-            "raise" => false,
-            "return" => true,
-            other => {
-                return Err(value_error(format!(
-                    "errors must be \"raise\" or \"return\", not {other:?}"
-                )));
-            }
-        };
-        let parsed = self.parse_all(py, boards)?;
-        if !keep_going
-            && let Some((i, Err(e))) = parsed.iter().enumerate().find(|(_, r)| r.is_err())
-        {
-            return Err(value_error(format!("board {i}: {e}")));
-        }
-        let good: Vec<Board> = parsed
-            .iter()
-            .filter_map(|r| r.as_ref().ok().cloned())
-            .collect();
-        let solved = py.detach(|| {
-            if parallel {
-                self.inner.solve_many(&good, &self.limits)
-            } else {
-                good.iter()
-                    .map(|b| self.inner.solve_within(b, &self.limits))
-                    .collect()
-            }
-        });
+        let keep_going = keep_going_of(errors)?;
+        let (texts, failed) = texts_of(py, boards)?;
+        let collected = py
+            .detach(|| {
+                if parallel {
+                    self.batch.collect(&texts, Some(self.shape))
+                } else {
+                    self.batch.on_threads(1)?.collect(&texts, Some(self.shape))
+                }
+            })
+            .map_err(value_error)?;
         // A million result objects would set off Python's cycle collector again and again
         // (they hold no cycles): paused while they are made.
         let gc = py.import("gc")?;
@@ -551,7 +655,13 @@ impl Solver {
         if collecting {
             gc.call_method0("disable")?;
         }
-        let made = self.results(py, parsed, solved, keep_going);
+        let made: PyResult<Vec<Py<PyAny>>> = texts
+            .into_iter()
+            .zip(failed)
+            .zip(collected)
+            .enumerate()
+            .map(|(i, ((text, error), item))| self.result(py, i, text, error, item, keep_going))
+            .collect();
         if collecting {
             gc.call_method0("enable")?;
         }
@@ -560,32 +670,46 @@ impl Solver {
 
     /// The length of each board's answer as little-endian `i32`s (for a NumPy array): -1 for
     /// a board that cannot reach the goal, -2 for one that could not be read, -3 where the
-    /// search hit a limit. On all cores, without building moves where a table answers.
+    /// search hit a limit. On the library's batch, without building moves where a table
+    /// answers.
     fn lengths_bytes<'py>(
         &self,
         py: Python<'py>,
         boards: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let parsed = self.parse_all(py, boards)?;
-        let good: Vec<Board> = parsed
-            .iter()
-            .filter_map(|r| r.as_ref().ok().cloned())
-            .collect();
-        let lengths = py.detach(|| self.inner.lengths_many(&good, &self.limits));
-        let mut lengths = lengths.into_iter();
-        let mut out = Vec::with_capacity(parsed.len() * 4);
-        for p in &parsed {
-            let v: i32 = match p {
-                Err(_) => -2,
-                Ok(_) => match lengths.next().expect("one result per good board") {
-                    Ok(Some(n)) => i32::try_from(n).unwrap_or(i32::MAX),
-                    Ok(None) => -1,
-                    Err(_) => -3,
-                },
+        let (texts, failed) = texts_of(py, boards)?;
+        let lengths = py
+            .detach(|| {
+                let mut out = vec![length::UNREADABLE; texts.len()];
+                for piece in self.batch.run_texts(&texts, Some(self.shape), &Lengths)? {
+                    for (line, n) in piece {
+                        if let Some(slot) = out.get_mut(line.wrapping_sub(1)) {
+                            *slot = n;
+                        }
+                    }
+                }
+                Ok::<_, std::io::Error>(out)
+            })
+            .map_err(value_error)?;
+        let mut out = Vec::with_capacity(lengths.len() * 4);
+        for (n, error) in lengths.into_iter().zip(failed) {
+            let n = if error.is_some() {
+                length::UNREADABLE
+            } else {
+                n
             };
-            out.extend_from_slice(&v.to_le_bytes());
+            out.extend_from_slice(&n.to_le_bytes());
         }
         Ok(PyBytes::new(py, &out))
+    }
+
+    /// The verdict on an answer (judge letters, or `"unsolvable"`) for `board`, compared
+    /// with the optimum where this solver answers from a complete table.
+    fn check(&self, board: &Bound<'_, PyAny>, moves: &str) -> PyResult<CheckResult> {
+        let b = self.board(board)?;
+        Ok(CheckResult {
+            verdict: self.inner.judge(&b, moves),
+        })
     }
 
     /// The first level of a split search: `("solved", Solution)` when the board is solved
@@ -686,12 +810,16 @@ fn solved_split(s: Solution, expanded: u64, generated: u64, elapsed: f64) -> Sol
         length: s.len(),
         optimal: true,
         algorithm: Algorithm::IdaStar.name(),
+        heuristic: None,
+        databases: None,
+        fallback_after: None,
         stats: Stats {
             expanded,
             generated,
             peak_stored: 0,
             elapsed,
         },
+        board: None,
     }
 }
 
@@ -712,37 +840,105 @@ fn is_solvable(
     npuzzle::parity::is_solvable(&b, &g).map_err(value_error)
 }
 
-/// Checks an answer: `(valid, length, message)`; `moves` is judge letters or `"unsolvable"`.
+/// The verdict on an answer (the library's, as `npuzzle check` and `POST /api/check` give it).
+#[pyclass(frozen, eq, name = "CheckResult", module = "npuzzle")]
+#[derive(Clone, PartialEq)]
+struct CheckResult {
+    verdict: Verdict,
+}
+
+#[pymethods]
+impl CheckResult {
+    /// Whether the answer is accepted (legal moves that reach the goal, or a right
+    /// `unsolvable`).
+    #[getter]
+    fn valid(&self) -> bool {
+        self.verdict.valid
+    }
+
+    /// What was found: `optimal`, `suboptimal`, `not_compared`, `unsolvable`,
+    /// `wrongly_unsolvable`, `not_moves`, `illegal_move` or `misses_goal`.
+    #[getter]
+    fn finding(&self) -> &'static str {
+        self.verdict.finding.name()
+    }
+
+    /// The answer's number of moves, when it is a move string.
+    #[getter]
+    fn length(&self) -> Option<usize> {
+        self.verdict.length
+    }
+
+    /// The fewest moves, when known.
+    #[getter]
+    fn optimal_length(&self) -> Option<usize> {
+        self.verdict.optimal_length
+    }
+
+    /// Whether the answer is as short as can be; `None` when not compared.
+    #[getter]
+    fn optimal(&self) -> Option<bool> {
+        self.verdict.optimal
+    }
+
+    /// The verdict for people.
+    #[getter]
+    fn message(&self) -> &str {
+        &self.verdict.message
+    }
+
+    /// The verdict as a dict, with the same fields and values as `POST /api/check` and a line
+    /// of `npuzzle check --format jsonl`.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = serde_json::to_string(&self.verdict).map_err(value_error)?;
+        py.import("json")?.call_method1("loads", (text,))
+    }
+
+    /// `(valid, length, message)`, so that `valid, length, message = check(…)` unpacks.
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let v = &self.verdict;
+        (v.valid, v.length, v.message.clone())
+            .into_pyobject(py)?
+            .try_iter()
+            .map(|i| i.into_any())
+    }
+
+    fn __bool__(&self) -> bool {
+        self.verdict.valid
+    }
+
+    fn __repr__(&self) -> String {
+        let v = &self.verdict;
+        format!(
+            "CheckResult(valid={}, finding={:?}, length={:?}, optimal={:?}, message={:?})",
+            if v.valid { "True" } else { "False" },
+            v.finding.name(),
+            v.length,
+            v.optimal,
+            v.message
+        )
+    }
+}
+
+/// The verdict on an answer (judge letters, or `"unsolvable"`) for `board` toward `goal`,
+/// compared with `optimum` (the fewest moves) when it is given.
 #[pyfunction]
-#[pyo3(signature = (board, moves, size=None, goal=None))]
+#[pyo3(signature = (board, moves, size=None, goal=None, optimum=None))]
 fn check(
     board: &Bound<'_, PyAny>,
     moves: &str,
     size: Option<&Bound<'_, PyAny>>,
     goal: Option<&Bound<'_, PyAny>>,
-) -> PyResult<(bool, Option<usize>, String)> {
+    optimum: Option<usize>,
+) -> PyResult<CheckResult> {
     let shape = size.map(shape_of).transpose()?;
     let b = board_of(board, shape)?;
     let g = match goal {
         Some(g) => board_of(g, Some(b.shape()))?,
         None => Board::goal(b.shape()),
     };
-    let solvable = npuzzle::parity::is_solvable(&b, &g).map_err(value_error)?;
-    if moves.trim().eq_ignore_ascii_case("unsolvable") {
-        return Ok(if solvable {
-            (false, None, "the board can reach the goal".into())
-        } else {
-            (
-                true,
-                None,
-                "correct: the board cannot reach the goal".into(),
-            )
-        });
-    }
-    let s = Solution::from_letters(moves).map_err(value_error)?;
-    Ok(match s.verify(&b, &g) {
-        Ok(()) => (true, Some(s.len()), "the moves reach the goal".into()),
-        Err(e) => (false, Some(s.len()), e.to_string()),
+    Ok(CheckResult {
+        verdict: Verdict::judge(&b, &g, moves, || optimum),
     })
 }
 
@@ -826,6 +1022,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solution_>()?;
     m.add_class::<Stats>()?;
     m.add_class::<Failure>()?;
+    m.add_class::<CheckResult>()?;
     m.add("SearchLimitError", m.py().get_type::<SearchLimitError>())?;
     m.add_function(wrap_pyfunction!(is_solvable, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;

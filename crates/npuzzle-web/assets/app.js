@@ -354,8 +354,8 @@ function showAnswer(d) {
   $('note').textContent = d.note
     ? `${d.note[0].toUpperCase()}${d.note.slice(1)}.`
     : (d.optimal ? '' : 'Boards this large are answered by the near-optimal solver: short answers, but not proven the fewest moves.');
-  $('tiles').textContent = d.tiles_notation;
-  $('tiles-box').open = d.tiles_notation.length <= 80;
+  $('tiles').textContent = d.tiles;
+  $('tiles-box').open = d.tiles.length <= 80;
   $('stats').textContent = describeStats(d);
   $('details').hidden = false;
   return spans;

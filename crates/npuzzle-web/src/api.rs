@@ -15,9 +15,10 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use http_body_util::{BodyExt, LengthLimitError, Limited};
 use npuzzle::heuristic::HeuristicKind;
+use npuzzle::judge::Verdict;
 use npuzzle::names::NameError;
 use npuzzle::search::{LimitKind, Limits, SearchError, Stats};
-use npuzzle::{Algorithm, Board, Outcome, Shape, Solution, SolveError, Solver, SolverBuilder};
+use npuzzle::{Algorithm, Board, Outcome, Record, Shape, SolveError, Solver, SolverBuilder};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -133,23 +134,14 @@ pub struct SolveRequest {
     heuristic: Option<String>,
 }
 
-/// Body of a successful `POST /api/solve`.
+/// Body of a successful `POST /api/solve`: the library's [`Record`] of the board (the same
+/// fields and values as a line of `npuzzle solve --format jsonl` and Python's
+/// `Solution.to_dict()`), with the search's figures and, when the answer is not what was asked
+/// for, a note.
 #[derive(Serialize)]
 pub struct SolveResponse {
-    /// Judge letters (blank moves).
-    moves: String,
-    /// Speed-solving notation (tile moves with run lengths).
-    tiles_notation: String,
-    /// Number of moves.
-    length: usize,
-    /// Whether the length is guaranteed minimal.
-    optimal: bool,
-    /// The method that ran.
-    algorithm: &'static str,
-    /// Its heuristic, if any.
-    heuristic: Option<&'static str>,
-    /// The pattern-database partition, if used.
-    databases: Option<String>,
+    #[serde(flatten)]
+    record: Record,
     /// Search figures.
     stats: Stats,
     /// Why the answer is not what was asked for (the search ran out of the server's budget).
@@ -370,7 +362,7 @@ async fn solver_for(
     .await?
 }
 
-fn outcome_response(solver: &Solver, outcome: Outcome) -> Result<SolveResponse, ApiError> {
+fn outcome_response(board: &Board, outcome: Outcome) -> Result<SolveResponse, ApiError> {
     match outcome {
         Outcome::Unsolvable => Err(ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -378,16 +370,7 @@ fn outcome_response(solver: &Solver, outcome: Outcome) -> Result<SolveResponse, 
             "this board cannot reach the goal (the tiles' parity differs)",
         )),
         Outcome::Solved(a) => Ok(SolveResponse {
-            moves: a.solution.to_letters(),
-            tiles_notation: a.solution.to_tile_notation(),
-            length: a.solution.len(),
-            optimal: a.optimal,
-            algorithm: a.algorithm.name(),
-            heuristic: a.heuristic.map(HeuristicKind::name),
-            databases: solver
-                .pdbs()
-                .filter(|_| a.heuristic == Some(HeuristicKind::Pdb))
-                .map(|p| p.partition().name.clone()),
+            record: Record::solved(board, &a),
             note: a.fallback_after.map(|kind| match kind {
                 LimitKind::Memory => "this board needs more memory than this server gives one \
                      search; here is a near-optimal answer instead (maybe not the fewest moves)"
@@ -502,12 +485,12 @@ pub async fn solve(
         // Microseconds: answer inline.
         solver.solve(&board).map_err(solve_error)?
     } else {
-        let s = solver.clone();
-        run_heavy(&state, move |limits| s.solve_within(&board, &limits))
+        let (s, b) = (solver.clone(), board.clone());
+        run_heavy(&state, move |limits| s.solve_within(&b, &limits))
             .await?
             .map_err(solve_error)?
     };
-    Ok(Json(outcome_response(&solver, outcome)?))
+    Ok(Json(outcome_response(&board, outcome)?))
 }
 
 /// Body of `POST /api/check`.
@@ -522,50 +505,17 @@ pub struct CheckRequest {
     goal: Option<String>,
 }
 
-/// `POST /api/check`: is this answer legal, does it reach the goal, is it optimal?
+/// `POST /api/check`: the library's verdict (the same as `npuzzle check` and
+/// `npuzzle.check`): is this answer legal, does it reach the goal, is it optimal (compared
+/// where a complete table answers the board)?
 pub async fn check(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
     body: Body,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<Verdict>, ApiError> {
     let req: CheckRequest = read_json(&state, &headers, body).await?;
     let board = board_of(&state, &req.board, req.width, req.height, "board")?;
     let goal = goal_of(&state, req.goal.as_deref(), &board)?;
-    let solvable = npuzzle::parity::is_solvable(&board, &goal)
-        .map_err(|e| ApiError::bad("bad_board", e.to_string()))?;
-    let optimal_length = if npuzzle::table::Table::supports(board.shape()) {
-        solver_for(&state, &goal, Algorithm::Auto, None)
-            .await
-            .ok()
-            .and_then(|s| s.table().and_then(|t| t.distance(&board)))
-    } else {
-        None
-    };
-    if req.moves.trim().eq_ignore_ascii_case("unsolvable") {
-        // The same fields as any other answer; no moves, so no length.
-        return Ok(Json(serde_json::json!({
-            "valid": !solvable,
-            "length": null,
-            "optimal_length": null,
-            "optimal": if solvable { Some(false) } else { None },
-            "message": if solvable {
-                "not unsolvable: the board can reach the goal"
-            } else {
-                "correct: the board cannot reach the goal"
-            },
-        })));
-    }
-    let solution = Solution::from_letters(&req.moves)
-        .map_err(|e| ApiError::bad("bad_moves", e.to_string()))?;
-    let verdict = solution.verify(&board, &goal);
-    Ok(Json(serde_json::json!({
-        "valid": verdict.is_ok(),
-        "length": solution.len(),
-        "optimal_length": optimal_length,
-        "optimal": optimal_length.map(|d| verdict.is_ok() && d as usize == solution.len()),
-        "message": match verdict {
-            Ok(()) => "the moves reach the goal".to_string(),
-            Err(e) => e.to_string(),
-        },
-    })))
+    let solver = solver_for(&state, &goal, Algorithm::Auto, None).await?;
+    Ok(Json(solver.judge(&board, &req.moves)))
 }

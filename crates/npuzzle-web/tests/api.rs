@@ -27,7 +27,7 @@ async fn solve_scramble_check_and_health() {
     assert_eq!(v["length"], 19);
     assert_eq!(v["optimal"], true);
     assert_eq!(v["algorithm"], "table");
-    let tiles = Solution::from_tile_notation(v["tiles_notation"].as_str().unwrap()).unwrap();
+    let tiles = Solution::from_tile_notation(v["tiles"].as_str().unwrap()).unwrap();
     assert_eq!(tiles.to_letters(), v["moves"].as_str().unwrap());
 
     // Any algorithm by name; greedy is reported as not optimal.

@@ -51,4 +51,4 @@ pub use search::engine::SubtreeResult;
 pub use solution::{ReplayError, Solution};
 pub use solver::builder::{PdbSource, SolverBuilder};
 pub use solver::plan::{Plan, Use};
-pub use solver::{Algorithm, Answer, Outcome, SolveError, Solver, Split};
+pub use solver::{Algorithm, Answer, Outcome, Record, RecordWithStats, SolveError, Solver, Split};

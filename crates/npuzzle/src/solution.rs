@@ -227,8 +227,111 @@ impl From<Vec<Move>> for Solution {
     }
 }
 
+/// How moves are written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// Judge letters: `u d l r` name the neighbour of the blank that swaps with it.
+    Judge,
+    /// Speed-solving notation: the direction each tile slides, with run lengths (`R3 D2 L`).
+    Tiles,
+}
+
+impl crate::names::Named for Notation {
+    const WHAT: &'static str = "notation";
+    const SPELLINGS: &'static [(&'static str, Notation)] = &[
+        ("judge", Notation::Judge),
+        ("tiles", Notation::Tiles),
+        ("letters", Notation::Judge),
+        ("tile", Notation::Tiles),
+    ];
+}
+
+crate::names::from_str_by_name!(Notation);
+
+impl Notation {
+    /// `s` in this notation.
+    pub fn render(self, s: &Solution) -> String {
+        match self {
+            Notation::Judge => s.to_letters(),
+            Notation::Tiles => s.to_tile_notation(),
+        }
+    }
+}
+
+/// Most cells shown by `--show` for one answer (boards × cells): about 4 MB of text.
+pub const MAX_SHOWN_CELLS: usize = 1_000_000;
+
+/// The boards along a solution side by side, joined by arrows naming each move in `notation`
+/// (the judge letter, or the direction the tile slides), in bands that fit about 100 columns.
+pub fn show_steps(start: &Board, solution: &Solution, notation: Notation) -> String {
+    use std::fmt::Write as _;
+    let shown = (solution.len() + 1).saturating_mul(start.shape().cells());
+    if shown > MAX_SHOWN_CELLS {
+        return format!(
+            "(--show skipped: {} boards of {} would be {shown} cells, more than {MAX_SHOWN_CELLS})\n",
+            solution.len() + 1,
+            start.shape()
+        );
+    }
+    let Ok(boards) = solution.boards(start) else {
+        return String::new();
+    };
+    let rendered: Vec<Vec<String>> = boards
+        .iter()
+        .map(|b| b.to_string().lines().map(str::to_owned).collect())
+        .collect();
+    let height = start.shape().height();
+    let board_width = rendered[0].iter().map(String::len).max().unwrap_or(0);
+    let per_band = (100 / (board_width + 6)).max(1);
+    let mid = height / 2;
+    let mut out = String::new();
+    for (band_no, band) in rendered.chunks(per_band).enumerate() {
+        if band_no > 0 {
+            out.push('\n');
+        }
+        for row in 0..height {
+            let mut line = String::new();
+            for (i, b) in band.iter().enumerate() {
+                let index = band_no * per_band + i;
+                if i > 0 || band_no > 0 {
+                    let m = solution.moves()[index - 1];
+                    let letter = match notation {
+                        Notation::Judge => m.letter(),
+                        Notation::Tiles => m.tile_letter(),
+                    };
+                    if row == mid {
+                        let _ = write!(line, " -{letter}-> ");
+                    } else {
+                        line.push_str("      ");
+                    }
+                }
+                let _ = write!(line, "{:<board_width$}", b[row]);
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn steps_show_every_board() {
+        let b = Board::parse("1 2 3 4 5 6 7 x 8").unwrap();
+        let s = Solution::from_letters("r").unwrap();
+        let text = show_steps(&b, &s, Notation::Judge);
+        assert_eq!(
+            text,
+            "1 2 3      1 2 3\n4 5 6 -r-> 4 5 6\n7 x 8      7 8 x\n"
+        );
+        let text = show_steps(&b, &s, Notation::Tiles);
+        assert_eq!(
+            text,
+            "1 2 3      1 2 3\n4 5 6 -L-> 4 5 6\n7 x 8      7 8 x\n"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -218,6 +218,18 @@ impl Table {
         }
     }
 
+    /// The optimal distance of the board one input line holds (as [`Table::answer_line`]
+    /// reads it): `Some(-1)` when it cannot reach the goal, `None` when the line is not one
+    /// valid board of the table's shape.
+    #[inline]
+    pub fn distance_of_line(&self, line: &[u8]) -> Option<i32> {
+        let r = self.rank_line(line)?;
+        Some(match self.entries[r] {
+            UNREACHABLE => -1,
+            e => i32::from(e >> 2),
+        })
+    }
+
     /// An optimal solution from `board`, or `None` when it cannot reach the goal.
     pub fn solve(&self, board: &Board) -> Option<Solution> {
         let mut moves = Vec::new();

@@ -25,12 +25,12 @@ if TYPE_CHECKING:
     import numpy
 
 from ._npuzzle import (
+    CheckResult,
     Failure,
     SearchLimitError,
     Solution,
     Solver,
     Stats,
-    check as _check,
     distance_table_bytes as _distance_table_bytes,
     is_solvable as _is_solvable,
     rank as _rank,
@@ -40,6 +40,7 @@ from ._npuzzle import (
 __all__ = [
     "Board",
     "Check",
+    "CheckResult",
     "Failure",
     "SearchLimitError",
     "Size",
@@ -292,28 +293,19 @@ def lengths(
     return out
 
 
-class Check(Tuple[bool, Optional[int], str]):
-    """The verdict of ``check``: ``(valid, length, message)``, also as attributes."""
-
-    @property
-    def valid(self) -> bool:
-        return self[0]
-
-    @property
-    def length(self) -> Optional[int]:
-        return self[1]
-
-    @property
-    def message(self) -> str:
-        return self[2]
-
-
 def check(
     board: Board, moves: str, *, size: Optional[Size] = None, goal: Optional[Board] = None
-) -> Check:
-    """Checks an answer (judge letters, or ``"unsolvable"``): is it legal and does it reach
-    the goal? Compare ``length`` with ``solve(board).length`` for optimality."""
-    return Check(_check(board, moves, size=size, goal=goal))
+) -> CheckResult:
+    """The verdict on an answer (judge letters, or ``"unsolvable"``): a ``CheckResult`` with
+    ``.valid``, ``.finding``, ``.length``, ``.optimal_length``, ``.optimal`` and ``.message``
+    (the same verdict as ``npuzzle check`` and ``POST /api/check``; ``.to_dict()`` gives their
+    fields). Boards with a complete table (3x3 and others of at most 10 cells) are compared
+    with the optimum; it unpacks as ``valid, length, message``."""
+    return solver(_size_of(board, size), goal, build="never").check(board, moves)
+
+
+# The verdict's old name.
+Check = CheckResult
 
 
 def is_solvable(

@@ -108,6 +108,8 @@ impl crate::names::Named for LimitKind {
     ];
 }
 
+crate::names::from_str_by_name!(LimitKind);
+
 impl std::fmt::Display for LimitKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {

@@ -230,6 +230,17 @@ impl SolverBuilder {
         }
     }
 
+    /// Another goal (the rest of the settings kept).
+    pub fn goal(mut self, goal: Board) -> SolverBuilder {
+        self.goal = goal;
+        self
+    }
+
+    /// The limits every search of the solver will run under.
+    pub fn limits_ref(&self) -> &Limits {
+        &self.limits
+    }
+
     /// The method.
     pub fn algorithm(mut self, algorithm: Algorithm) -> SolverBuilder {
         self.algorithm = algorithm;
@@ -278,6 +289,12 @@ impl SolverBuilder {
     pub fn single_thread(mut self, single: bool) -> SolverBuilder {
         self.single_thread = single;
         self
+    }
+
+    /// The plan for boards of `shape` without pattern databases (what would run for them
+    /// before any database is loaded).
+    pub fn plan_for(&self, shape: Shape) -> Result<Plan, SolveError> {
+        Plan::decide(shape, self.algorithm, self.heuristic, false)
     }
 
     /// Makes the solver: the [`Plan`] decides method and heuristic, after the databases it

@@ -17,6 +17,7 @@ use crate::heuristic::{
     Heuristic, HeuristicKind, LinearConflict, LinearConflictEval, LongLineConflictEval, Manhattan,
     ManhattanEval,
 };
+use crate::judge::Verdict;
 use crate::near::Effort;
 use crate::search::engine;
 use crate::search::eval::{self, MAX_CELLS};
@@ -27,10 +28,14 @@ use crate::symmetry::Canonical;
 use crate::table::{Table, TableError};
 pub use builder::{PdbSource, SolverBuilder};
 pub use plan::{Plan, Use};
+pub use record::{Record, RecordWithStats};
 use std::sync::Arc;
 
+pub mod batch;
 pub mod builder;
 pub mod plan;
+pub mod record;
+pub mod sinks;
 use std::time::Instant;
 use thiserror::Error;
 
@@ -167,6 +172,8 @@ pub struct Answer {
     pub algorithm: Algorithm,
     /// The heuristic it used, if any.
     pub heuristic: Option<HeuristicKind>,
+    /// The pattern-database partition it searched over, if any (`7-8`, `6-6-6-6` …).
+    pub databases: Option<String>,
     /// When the requested search hit this limit and the answer came from the fallback
     /// (see [`Solver::with_fallback`]).
     pub fallback_after: Option<search::LimitKind>,
@@ -513,6 +520,27 @@ impl Solver {
         }
     }
 
+    /// The name of the solver's pattern-database partition, for an answer whose search used
+    /// the solver's heuristic (`used`).
+    fn databases_named(&self, used: bool) -> Option<String> {
+        self.pdbs()
+            .filter(|_| used)
+            .map(|p| p.partition().name.clone())
+    }
+
+    /// The verdict on `answer` (judge letters, `unsolvable`) for `board` toward this
+    /// solver's goal, compared with the optimum when the solver answers from a complete table
+    /// (one lookup; no search is started to judge an answer here).
+    pub fn judge(&self, board: &Board, answer: &str) -> Verdict {
+        let optimum = || {
+            self.table()
+                .filter(|_| self.method == Algorithm::Table)
+                .and_then(|t| t.distance(board))
+                .map(usize::from)
+        };
+        Verdict::judge(board, &self.goal, answer, optimum)
+    }
+
     /// The goal board.
     pub fn goal(&self) -> &Board {
         &self.goal
@@ -536,70 +564,6 @@ impl Solver {
     /// The method that runs for boards of this solver's goal (see [`Plan`]).
     pub fn effective_algorithm(&self) -> Algorithm {
         self.method
-    }
-
-    /// Solves `boards` in parallel on all rayon threads, each search on one core (a batch
-    /// keeps every core busy), each under `limits` except that `max_stored` bounds the batch:
-    /// each of the searches running at once holds at most its share. Results in input order.
-    pub fn solve_many(
-        &self,
-        boards: &[Board],
-        limits: &Limits,
-    ) -> Vec<Result<Outcome, SolveError>> {
-        let limits = Self::shared_memory(boards, limits);
-        self.batch(boards, |s, b| s.solve_within(b, &limits))
-    }
-
-    /// `limits` for each of the searches of a batch running side by side: `max_stored` split
-    /// between them.
-    fn shared_memory(boards: &[Board], limits: &Limits) -> Limits {
-        let at_once = rayon::current_num_threads().clamp(1, boards.len().max(1)) as u64;
-        Limits {
-            max_stored: limits.max_stored.map(|m| (m / at_once).max(1)),
-            ..limits.clone()
-        }
-    }
-
-    /// The optimal (or, for a non-optimal method, found) length of each board, `None` for one
-    /// that cannot reach the goal; like [`Solver::solve_many`] (limits included), but a board
-    /// with a complete table is one lookup, without building its moves (labelling millions of
-    /// boards).
-    pub fn lengths_many(
-        &self,
-        boards: &[Board],
-        limits: &Limits,
-    ) -> Vec<Result<Option<usize>, SolveError>> {
-        let table = self
-            .table
-            .as_deref()
-            .filter(|_| self.effective_algorithm() == Algorithm::Table);
-        let limits = &Self::shared_memory(boards, limits);
-        self.batch(boards, |s, b| match table {
-            Some(t) => {
-                b.check_same_shape(&self.goal).map_err(SearchError::from)?;
-                Ok(t.distance(b).map(usize::from))
-            }
-            None => s.solve_within(b, limits).map(|o| match o {
-                Outcome::Solved(a) => Some(a.solution.len()),
-                Outcome::Unsolvable => None,
-            }),
-        })
-    }
-
-    /// Runs `f` on every board in parallel, one search per core, results in order.
-    fn batch<T: Send>(&self, boards: &[Board], f: impl Fn(&Solver, &Board) -> T + Sync) -> Vec<T> {
-        use rayon::prelude::*;
-        if boards.len() <= 1 {
-            return boards.iter().map(|b| f(self, b)).collect();
-        }
-        let one_core = self.clone().with_single_thread(true);
-        let each = |b: &Board| f(&one_core, b);
-        if self.effective_algorithm() == Algorithm::Table {
-            boards.par_iter().map(each).collect()
-        } else {
-            // Searches differ a thousandfold in cost: hand them out one at a time.
-            boards.par_iter().with_max_len(1).map(each).collect()
-        }
     }
 
     /// Whether this solver's searches run on the IDA* engine (with its Manhattan,
@@ -868,6 +832,7 @@ impl Solver {
                     optimal: true,
                     algorithm,
                     heuristic: None,
+                    databases: None,
                     fallback_after: None,
                 }),
             });
@@ -902,6 +867,7 @@ impl Solver {
                 optimal: algorithm.is_optimal(),
                 algorithm,
                 heuristic: algorithm.uses_heuristic().then_some(self.heuristic),
+                databases: self.databases_named(algorithm.uses_heuristic()),
                 fallback_after: None,
             })),
             Err(SearchError::Unsolvable) => Ok(Outcome::Unsolvable),
@@ -938,6 +904,7 @@ impl Solver {
                         Algorithm::Near
                     },
                     heuristic: (algorithm != Algorithm::Near).then_some(self.heuristic),
+                    databases: self.databases_named(algorithm != Algorithm::Near),
                     fallback_after: Some(l.kind),
                 }))
             }

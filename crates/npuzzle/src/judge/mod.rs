@@ -21,6 +21,11 @@
 //!
 //! Lines are read with a length limit, so a multi-megabyte junk line is skipped in bounded
 //! memory.
+//!
+//! [`Verdict`] judges an answer (legal, reaches the goal, optimal), for every front end.
+
+mod verdict;
+pub use verdict::{Finding, NO_ANSWER, Verdict};
 
 use crate::board::{Board, Shape};
 use crate::parse::{ParseError, ParseErrorKind, TileCollector, tokens};

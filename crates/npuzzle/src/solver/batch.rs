@@ -1,0 +1,1004 @@
+//! The one batch: boards streamed from any judge input, answered in parallel, written in input
+//! order as soon as each answer and every answer before it are known. The CLI's `solve`,
+//! `bench eight`, Python's `solve_many` and `lengths`, and the Ray batch tasks all run here;
+//! what they write is a [`Sink`].
+//!
+//! How it flows: a reader thread parses the next chunk of input while the current one is
+//! answered on all rayon threads, so a million boards are never held at once. A chunk is cut
+//! into tasks (a thousand table boards, or one board that needs a search), each task's replies
+//! go into its own piece of output, and the calling thread hands pieces to the caller's `emit`
+//! in order while later tasks still run. One-board-per-line input to a sink that takes judge
+//! letters skips the board objects altogether: each line is ranked and looked up in the
+//! complete table straight from its bytes (the 3×3 fast path).
+//!
+//! One solver per board shape ([`Solvers`]), made on first use by the [`crate::Plan`]; no
+//! databases are built for a shape whose boards so far were solved already or could not reach
+//! the goal. Inside a batch every search keeps to one core (the batch keeps them all busy) and
+//! the searches running side by side share one stored-state cap; a chunk with a single board
+//! to search gives it every core. A board that cannot be read or solved gets an error reply in
+//! its place, and the batch goes on.
+
+use crate::board::{Board, Shape};
+use crate::judge::{Format, JudgeReader, Puzzle, RawLine, ReaderOptions};
+use crate::search::{Limits, SearchError};
+use crate::solution::Solution;
+use crate::solver::{Algorithm, Answer, Outcome, SolveError, Solver, SolverBuilder};
+use crate::table::Table;
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+use std::io::{self, BufRead};
+use std::sync::{Arc, RwLock, mpsc};
+
+/// Boards read per chunk.
+const CHUNK: usize = 1 << 15;
+/// Most bytes of raw lines in one chunk (about 50,000 3×3 boards, or 20 of 100×100).
+const CHUNK_BYTES: usize = 1 << 20;
+/// Most cells of the boards of one chunk: large boards make short chunks, so that their
+/// answers are written as they come.
+const CHUNK_CELLS: usize = 1 << 16;
+/// Boards per task when a table answers them.
+const TABLE_TASK: usize = 1 << 10;
+
+/// Which goal the boards of each size get.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Goals {
+    /// Tiles in order, blank last.
+    Standard,
+    /// Korf's convention: blank first, then tiles in order.
+    BlankFirst,
+    /// This goal (for boards of its size; other sizes get the standard goal).
+    Fixed(Board),
+}
+
+impl Goals {
+    /// The goal for boards of `shape`.
+    pub fn for_shape(&self, shape: Shape) -> Board {
+        match self {
+            Goals::Fixed(g) if g.shape() == shape => g.clone(),
+            Goals::BlankFirst => Board::goal_blank_first(shape),
+            _ => Board::goal(shape),
+        }
+    }
+}
+
+/// The solvers of a batch: one per board shape, made on first use from a template builder
+/// (its goal replaced by [`Goals::for_shape`]), so every shape gets the plan's choice.
+pub struct Solvers {
+    goals: Goals,
+    template: SolverBuilder,
+    by_shape: RwLock<HashMap<Shape, Made>>,
+    /// The threads of this batch's parallel work, when not the global pool's.
+    pool: Option<Arc<rayon::ThreadPool>>,
+}
+
+/// A solver made for one shape: for a board alone, and for boards side by side in a batch (one
+/// core each).
+#[derive(Clone)]
+struct Made {
+    alone: Result<Arc<Solver>, SolveError>,
+    in_batch: Option<Arc<Solver>>,
+}
+
+impl Solvers {
+    /// Solvers for boards toward `goals`, each made from `template` (method, heuristic,
+    /// limits, databases, effort, fallback).
+    pub fn new(goals: Goals, template: SolverBuilder) -> Solvers {
+        Solvers {
+            goals,
+            template,
+            by_shape: RwLock::new(HashMap::new()),
+            pool: None,
+        }
+    }
+
+    /// The same solvers (those made so far shared), answering on `threads` threads (0: one
+    /// per core, the global pool).
+    pub fn on_threads(&self, threads: usize) -> io::Result<Solvers> {
+        let pool = if threads == 0 {
+            None
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(io::Error::other)?;
+            Some(Arc::new(pool))
+        };
+        let made = self.by_shape.read().map(|m| m.clone()).unwrap_or_default();
+        Ok(Solvers {
+            goals: self.goals.clone(),
+            template: self.template.clone(),
+            by_shape: RwLock::new(made),
+            pool,
+        })
+    }
+
+    /// Runs `f` on this batch's threads.
+    fn in_pool<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
+        match &self.pool {
+            Some(p) => p.install(f),
+            None => f(),
+        }
+    }
+
+    /// How many threads this batch's parallel work runs on.
+    pub fn threads(&self) -> usize {
+        self.pool
+            .as_ref()
+            .map_or_else(global_threads, |p| p.current_num_threads())
+    }
+
+    /// The goal for boards of `shape`.
+    pub fn goal_for(&self, shape: Shape) -> Board {
+        self.goals.for_shape(shape)
+    }
+
+    /// Whether a solver for `shape` has been made (or failed to be).
+    pub fn is_prepared(&self, shape: Shape) -> bool {
+        self.by_shape.read().is_ok_and(|m| m.contains_key(&shape))
+    }
+
+    /// Whether answering `board` needs its shape's solver: not when it is the goal already or
+    /// known by parity to be unable to reach it, so no databases are built for it.
+    pub fn needed(&self, board: &Board) -> bool {
+        if self.is_prepared(board.shape()) {
+            return true;
+        }
+        let goal = self.goal_for(board.shape());
+        board != &goal && crate::parity::is_solvable(board, &goal).unwrap_or(true)
+    }
+
+    /// Makes the solver for `shape` (or remembers why it cannot be made), once. It may load or
+    /// build databases: call it outside the parallel part of a batch.
+    pub fn prepare(&self, shape: Shape) {
+        if self.is_prepared(shape) {
+            return;
+        }
+        let builder = self.template.clone().goal(self.goal_for(shape));
+        let alone = self.in_pool(|| builder.build()).map(Arc::new);
+        let in_batch = alone
+            .as_ref()
+            .ok()
+            .map(|s| Arc::new((**s).clone().with_single_thread(true)));
+        if let Ok(mut m) = self.by_shape.write() {
+            m.entry(shape).or_insert(Made { alone, in_batch });
+        }
+    }
+
+    /// The solver for `shape` (after [`Solvers::prepare`]): for a board searched alone (all
+    /// cores), or beside others (`alone` false: one core).
+    pub fn get(&self, shape: Shape, alone: bool) -> Result<Arc<Solver>, SolveError> {
+        let made = self
+            .by_shape
+            .read()
+            .ok()
+            .and_then(|m| m.get(&shape).cloned());
+        match made {
+            Some(Made { alone: Err(e), .. }) => Err(e),
+            Some(Made {
+                alone: Ok(s),
+                in_batch,
+            }) => Ok(if alone { s } else { in_batch.unwrap_or(s) }),
+            None => Err(SolveError::Search(SearchError::Unsupported(format!(
+                "no solver prepared for {shape} boards"
+            )))),
+        }
+    }
+
+    /// The solvers made so far that answer from a complete table.
+    fn tables(&self) -> Vec<Arc<Solver>> {
+        self.by_shape
+            .read()
+            .map(|m| {
+                m.values()
+                    .filter_map(|s| s.alone.as_ref().ok())
+                    .filter(|s| s.table().is_some() && s.effective_algorithm() == Algorithm::Table)
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// The reply for one read board: solved by its shape's solver; a board that needed no
+    /// solver (see [`Solvers::needed`]) is answered without one.
+    fn answer(&self, board: &Board, alone: bool, limits: &Limits) -> Result<Outcome, SolveError> {
+        match self.get(board.shape(), alone) {
+            Ok(s) if alone => s.solve(board),
+            Ok(s) => s.solve_within(board, limits),
+            Err(_) if !self.needed(board) => {
+                let goal = self.goal_for(board.shape());
+                // The method the plan would run (none ran: the board is the goal).
+                let plan = self.template.plan_for(board.shape());
+                Ok(if board == &goal {
+                    Outcome::Solved(Answer {
+                        solution: Solution::default(),
+                        stats: Default::default(),
+                        optimal: true,
+                        algorithm: plan.map_or(Algorithm::Auto, |p| p.method),
+                        heuristic: None,
+                        databases: None,
+                        fallback_after: None,
+                    })
+                } else {
+                    Outcome::Unsolvable
+                })
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The limits of one search of a batch: the template's, with the stored-state cap shared
+    /// between the searches that run side by side.
+    fn shared_limits(&self) -> Limits {
+        let limits = self.template.limits_ref();
+        let at_once = self.threads().max(1) as u64;
+        Limits {
+            max_stored: limits.max_stored.map(|m| (m / at_once).max(1)),
+            ..limits.clone()
+        }
+    }
+
+    /// Answers every board of `reader`, in order: each reply goes to `sink` (in parallel,
+    /// into a piece per task) and each finished piece to `emit` (in input order, on this
+    /// thread, as soon as it and every piece before it are done). Returns the totals, or the
+    /// first error of reading the input or of `emit`.
+    pub fn run<R, S>(
+        &self,
+        reader: JudgeReader<R>,
+        sink: &S,
+        mut emit: impl Emit<S::Piece>,
+    ) -> io::Result<Summary>
+    where
+        R: BufRead + Send + 'static,
+        S: Sink,
+    {
+        let reading = *reader.options();
+        let letters = sink.takes_letters();
+        let (chunks, reader_thread) = read_ahead(reader, letters);
+        let shared = self.shared_limits();
+        let mut summary = Summary::default();
+        for message in chunks {
+            let (format, chunk) = message?;
+            let run = ChunkRun {
+                solvers: self,
+                sink,
+                format,
+                shared: &shared,
+                reading: &reading,
+            };
+            run.answer(chunk, &mut summary, &mut emit)?;
+        }
+        let _ = reader_thread.join();
+        Ok(summary)
+    }
+}
+
+impl Solvers {
+    /// Runs the batch over boards given one per text (judge form, as on a line of HDU
+    /// input; a text that is not one board of the solvers' `shape` gets an error reply), and
+    /// returns the pieces in order. This is how callers holding boards in memory (Python, the
+    /// benchmarks) use the same path as a file.
+    pub fn run_texts<T: AsRef<str>, S: Sink>(
+        &self,
+        texts: &[T],
+        shape: Option<Shape>,
+        sink: &S,
+    ) -> io::Result<Vec<S::Piece>> {
+        let mut buf = Vec::with_capacity(texts.iter().map(|t| t.as_ref().len() + 1).sum());
+        for t in texts {
+            let t = t.as_ref();
+            if t.trim().is_empty() {
+                buf.extend_from_slice(b"(empty)"); // one error reply in its place
+            } else {
+                // One board per line: line breaks inside a text are spaces.
+                buf.extend(t.bytes().map(|b| match b {
+                    b'\n' | b'\r' => b' ',
+                    b => b,
+                }));
+            }
+            buf.push(b'\n');
+        }
+        let options = ReaderOptions {
+            format: Some(Format::Hdu),
+            shape,
+            ..ReaderOptions::default()
+        };
+        let reader = JudgeReader::new(io::Cursor::new(buf), options);
+        let mut pieces = Vec::new();
+        self.run(reader, sink, |p| -> io::Result<()> {
+            pieces.push(p);
+            Ok(())
+        })?;
+        Ok(pieces)
+    }
+
+    /// Every board's outcome, in the order of `texts` (see [`Solvers::run_texts`]).
+    pub fn collect<T: AsRef<str>>(
+        &self,
+        texts: &[T],
+        shape: Option<Shape>,
+    ) -> io::Result<Vec<crate::solver::sinks::Collected>> {
+        use crate::solver::sinks::{Collect, Collected};
+        let mut out: Vec<Option<Collected>> = (0..texts.len()).map(|_| None).collect();
+        for piece in self.run_texts(texts, shape, &Collect)? {
+            for (line, item) in piece {
+                if let Some(slot) = out.get_mut(line.wrapping_sub(1)) {
+                    *slot = Some(item);
+                }
+            }
+        }
+        Ok(out
+            .into_iter()
+            .map(|c| c.unwrap_or_else(|| Collected::Unreadable("no answer".into())))
+            .collect())
+    }
+}
+
+/// How many threads the global pool has (batches and parallel searches that are not given
+/// their own, see [`Solvers::on_threads`]).
+pub fn global_threads() -> usize {
+    rayon::current_num_threads()
+}
+
+/// Where a batch's pieces go, in input order, on the thread that runs the batch.
+pub trait Emit<P> {
+    /// The next piece.
+    fn piece(&mut self, piece: P) -> io::Result<()>;
+
+    /// Nothing more is ready for now (the batch is about to wait for the next piece): the
+    /// moment to flush what was written.
+    fn idle(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl<P, F: FnMut(P) -> io::Result<()>> Emit<P> for F {
+    fn piece(&mut self, piece: P) -> io::Result<()> {
+        self(piece)
+    }
+}
+
+/// Totals of a batch.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Boards answered (solved or unable to reach the goal).
+    pub answered: usize,
+    /// Boards that could not be read or solved (each got an error reply in its place).
+    pub failures: usize,
+    /// Problems with the input as a whole (no board, a UVa count it does not match).
+    pub problems: usize,
+}
+
+impl Summary {
+    fn add(&mut self, other: Summary) {
+        self.answered += other.answered;
+        self.failures += other.failures;
+        self.problems += other.problems;
+    }
+}
+
+/// What the batch says about one place of the input.
+#[derive(Debug)]
+pub enum Reply<'a> {
+    /// A board, and its outcome or why it could not be solved.
+    Board {
+        /// 1-based input line where the board starts.
+        line: usize,
+        /// The board.
+        board: &'a Board,
+        /// Its outcome, or why none.
+        result: Result<Outcome, SolveError>,
+    },
+    /// A place that should hold a board but does not: an error in its place.
+    Unreadable {
+        /// 1-based input line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A problem with the input as a whole, with no answer in its place.
+    Problem {
+        /// 1-based input line.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// Where a batch's replies go: each task of a batch fills its own piece, in parallel; the
+/// pieces reach the caller in input order.
+pub trait Sink: Sync {
+    /// A task's output.
+    type Piece: Send;
+
+    /// An empty piece for a task of input in `format` (`None` while undetected).
+    fn piece(&self, format: Option<Format>) -> Self::Piece;
+
+    /// Adds one reply to `piece`.
+    fn reply(&self, piece: &mut Self::Piece, reply: Reply<'_>);
+
+    /// Whether this sink takes one-board-per-line answers straight from a table
+    /// ([`Sink::table_lines`]): the fast path.
+    fn takes_letters(&self) -> bool {
+        false
+    }
+
+    /// Answers a run of one-board-per-line input lines from `table` (see
+    /// [`Table::answer_lines`]); returns how many it answered (0 when it takes none).
+    /// `raw` are the same lines as the reader gave them (with their line numbers).
+    fn table_lines(
+        &self,
+        _piece: &mut Self::Piece,
+        _table: &Table,
+        _lines: &[&[u8]],
+        _raw: &[RawLine],
+    ) -> usize {
+        0
+    }
+}
+
+/// What the reader thread hands over.
+enum Chunk {
+    /// Boards already read.
+    Puzzles(Vec<Puzzle>),
+    /// One-board-per-line input, not parsed yet.
+    Lines(Vec<u8>, Vec<RawLine>),
+}
+
+/// A chunk and the convention read so far.
+type Message = io::Result<(Option<Format>, Chunk)>;
+
+/// Reads chunks of the input on its own thread, ahead of the answering.
+fn read_ahead<R: BufRead + Send + 'static>(
+    mut reader: JudgeReader<R>,
+    bulk_lines: bool,
+) -> (mpsc::Receiver<Message>, std::thread::JoinHandle<()>) {
+    let (tx, rx) = mpsc::sync_channel::<Message>(2);
+    let thread = std::thread::spawn(move || {
+        loop {
+            if bulk_lines && reader.is_line_per_board() {
+                let mut buf = Vec::with_capacity(CHUNK * 20);
+                let mut lines = Vec::with_capacity(CHUNK);
+                let more = match reader.raw_lines(CHUNK, CHUNK_BYTES, &mut buf, &mut lines) {
+                    Ok(more) => more,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                if !lines.is_empty()
+                    && tx
+                        .send(Ok((reader.format(), Chunk::Lines(buf, lines))))
+                        .is_err()
+                {
+                    return;
+                }
+                if !more {
+                    return;
+                }
+                continue;
+            }
+            let mut chunk = Vec::with_capacity(64);
+            let mut ended = false;
+            let mut failed = None;
+            let mut cells = 0;
+            while chunk.len() < CHUNK && cells < CHUNK_CELLS {
+                match reader.next_puzzle() {
+                    Ok(Some(p)) => {
+                        cells += p.board.as_ref().map_or(1, |b| b.shape().cells());
+                        chunk.push(p);
+                    }
+                    Ok(None) => {
+                        ended = true;
+                        break;
+                    }
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+                if bulk_lines && reader.is_line_per_board() {
+                    break;
+                }
+            }
+            if !chunk.is_empty()
+                && tx
+                    .send(Ok((reader.format(), Chunk::Puzzles(chunk))))
+                    .is_err()
+            {
+                return;
+            }
+            if let Some(e) = failed {
+                let _ = tx.send(Err(e));
+                return;
+            }
+            if ended {
+                return;
+            }
+        }
+    });
+    (rx, thread)
+}
+
+/// A task's output: pieces, split where a board of a shape without a solver yet was met (its
+/// answer comes after its solver is made, in its place).
+enum Part<P> {
+    Done(P, Summary),
+    Later(Puzzle),
+}
+
+/// A task's number in its chunk, and its parts.
+type Answered<P> = (usize, Vec<Part<P>>);
+
+/// Answers `items` in tasks of `task` on all threads and sends the parts to the emitting
+/// thread: each task as it finishes when tasks are single boards (searches, which may take
+/// long: their answers stream out), the whole chunk at once when they are many table boards
+/// (milliseconds in all; a message per task would only wake the emitting thread a thousand
+/// times).
+fn hand_over<T: Sync, P: Send>(
+    items: &[T],
+    task: usize,
+    tx: &mpsc::Sender<Vec<Answered<P>>>,
+    answer: impl Fn(&[T]) -> Vec<Part<P>> + Sync,
+) {
+    let tasks = items.par_chunks(task).enumerate();
+    if task > 1 {
+        let all: Vec<Answered<P>> = tasks.map(|(i, t)| (i, answer(t))).collect();
+        let _ = tx.send(all);
+    } else {
+        tasks.for_each_with(tx.clone(), |tx, (i, t)| {
+            let _ = tx.send(vec![(i, answer(t))]);
+        });
+    }
+}
+
+/// One chunk being answered.
+struct ChunkRun<'a, S> {
+    solvers: &'a Solvers,
+    sink: &'a S,
+    format: Option<Format>,
+    shared: &'a Limits,
+    reading: &'a ReaderOptions,
+}
+
+impl<S: Sink> ChunkRun<'_, S> {
+    /// Adds `puzzle`'s reply to `piece`.
+    fn reply(&self, piece: &mut S::Piece, totals: &mut Summary, puzzle: &Puzzle, alone: bool) {
+        let reply = match &puzzle.board {
+            Err(e) if !puzzle.answerable => {
+                totals.problems += 1;
+                Reply::Problem {
+                    line: e.line,
+                    message: e.kind.to_string(),
+                }
+            }
+            Err(e) => {
+                totals.failures += 1;
+                Reply::Unreadable {
+                    line: e.line,
+                    message: e.kind.to_string(),
+                }
+            }
+            Ok(board) => {
+                let result = self.solvers.answer(board, alone, self.shared);
+                if result.is_ok() {
+                    totals.answered += 1;
+                } else {
+                    totals.failures += 1;
+                }
+                Reply::Board {
+                    line: puzzle.line,
+                    board,
+                    result,
+                }
+            }
+        };
+        self.sink.reply(piece, reply);
+    }
+
+    /// Answers a task of read boards.
+    fn puzzles(&self, task: &[Puzzle], alone: bool) -> Vec<Part<S::Piece>> {
+        let mut piece = self.sink.piece(self.format);
+        let mut totals = Summary::default();
+        for p in task {
+            self.reply(&mut piece, &mut totals, p, alone);
+        }
+        vec![Part::Done(piece, totals)]
+    }
+
+    /// Answers a task of raw lines: straight from a table where a line is one valid board of
+    /// its shape, else through the general reader; boards of shapes without a solver yet are
+    /// left for later.
+    fn lines(&self, buf: &[u8], task: &[RawLine], tables: &[Arc<Solver>]) -> Vec<Part<S::Piece>> {
+        let mut parts = Vec::new();
+        let mut piece = self.sink.piece(self.format);
+        let mut totals = Summary::default();
+        // A line too long for the reader reads as empty here: never a board.
+        let texts: Vec<&[u8]> = task
+            .iter()
+            .map(|r| {
+                if r.too_long {
+                    &[][..]
+                } else {
+                    &buf[r.start..r.end]
+                }
+            })
+            .collect();
+        let mut i = 0;
+        while i < task.len() {
+            let run = tables
+                .iter()
+                .filter_map(|s| s.table())
+                .map(|t| {
+                    self.sink
+                        .table_lines(&mut piece, t, &texts[i..], &task[i..])
+                })
+                .find(|&k| k > 0)
+                .unwrap_or(0);
+            if run > 0 {
+                totals.answered += run;
+                i += run;
+                continue;
+            }
+            let p = self.reading.parse_line(&task[i], buf);
+            i += 1;
+            match &p.board {
+                Ok(b) if !self.solvers.is_prepared(b.shape()) && self.solvers.needed(b) => {
+                    let done = std::mem::replace(&mut piece, self.sink.piece(self.format));
+                    parts.push(Part::Done(done, std::mem::take(&mut totals)));
+                    parts.push(Part::Later(p));
+                }
+                _ => self.reply(&mut piece, &mut totals, &p, false),
+            }
+        }
+        parts.push(Part::Done(piece, totals));
+        parts
+    }
+
+    /// Answers a whole chunk, handing pieces to `emit` in order as they finish.
+    fn answer(
+        &self,
+        chunk: Chunk,
+        summary: &mut Summary,
+        emit: &mut impl Emit<S::Piece>,
+    ) -> io::Result<()> {
+        // Solvers are made here, before the parallel part: for every board read, and for the
+        // first boards of raw lines (most inputs have one size, so that the tasks find its
+        // solver made; a line of another size is left for later by its task).
+        let first: Vec<Puzzle>;
+        let read: &[Puzzle] = match &chunk {
+            Chunk::Puzzles(puzzles) => puzzles,
+            Chunk::Lines(buf, lines) => {
+                first = lines
+                    .iter()
+                    .take(16)
+                    .map(|r| self.reading.parse_line(r, buf))
+                    .collect();
+                &first
+            }
+        };
+        for p in read {
+            if let Ok(b) = &p.board
+                && self.solvers.needed(b)
+            {
+                self.solvers.prepare(b.shape());
+            }
+        }
+        let tables = self.solvers.tables();
+        // Boards a table answers go many to a task; a board that needs a search gets a task
+        // of its own (they differ a thousandfold in cost, and each answer streams out). Raw
+        // lines are judged by their first boards.
+        let searching = read.iter().any(|p| {
+            p.board.as_ref().is_ok_and(|b| {
+                self.solvers
+                    .get(b.shape(), false)
+                    .is_ok_and(|s| s.effective_algorithm() != Algorithm::Table)
+            })
+        });
+        let task = if searching { 1 } else { TABLE_TASK };
+        // A lone search gets every core.
+        let alone = matches!(&chunk, Chunk::Puzzles(p) if p.len() == 1) && task == 1;
+        let (tx, rx) = mpsc::channel::<Vec<Answered<S::Piece>>>();
+        let work = |tx: mpsc::Sender<Vec<Answered<S::Piece>>>| {
+            self.solvers.in_pool(|| match &chunk {
+                Chunk::Puzzles(puzzles) => {
+                    hand_over(puzzles, task, &tx, |t| self.puzzles(t, alone))
+                }
+                Chunk::Lines(buf, lines) => {
+                    hand_over(lines, task, &tx, |t| self.lines(buf, t, &tables))
+                }
+            })
+        };
+        if task > 1 {
+            // Table boards: the chunk takes milliseconds, answered whole and then written.
+            work(tx);
+            return self.emit_in_order(rx, summary, emit);
+        }
+        // Searches: answered on the pool while this thread writes each answer as it comes.
+        std::thread::scope(|scope| {
+            scope.spawn(move || work(tx));
+            self.emit_in_order(rx, summary, emit)
+        })
+    }
+
+    /// Emits the tasks' parts in task order as they arrive; a board left for later is
+    /// answered here, after its shape's solver is made, in its place.
+    fn emit_in_order(
+        &self,
+        rx: mpsc::Receiver<Vec<Answered<S::Piece>>>,
+        summary: &mut Summary,
+        emit: &mut impl Emit<S::Piece>,
+    ) -> io::Result<()> {
+        let mut waiting = BTreeMap::new();
+        let mut next = 0;
+        let mut failed = None;
+        loop {
+            let answered = match rx.try_recv() {
+                Ok(a) => a,
+                Err(mpsc::TryRecvError::Disconnected) => break,
+                Err(mpsc::TryRecvError::Empty) => {
+                    if failed.is_none()
+                        && let Err(e) = emit.idle()
+                    {
+                        failed = Some(e);
+                    }
+                    match rx.recv() {
+                        Ok(a) => a,
+                        Err(_) => break,
+                    }
+                }
+            };
+            for (i, parts) in answered {
+                waiting.insert(i, parts);
+            }
+            while let Some(parts) = waiting.remove(&next) {
+                next += 1;
+                if failed.is_some() {
+                    continue; // drain, so the tasks finish
+                }
+                for part in parts {
+                    let piece = match part {
+                        Part::Done(piece, totals) => {
+                            summary.add(totals);
+                            piece
+                        }
+                        Part::Later(p) => {
+                            if let Ok(b) = &p.board {
+                                self.solvers.prepare(b.shape());
+                            }
+                            let mut piece = self.sink.piece(self.format);
+                            let mut totals = Summary::default();
+                            self.reply(&mut piece, &mut totals, &p, false);
+                            summary.add(totals);
+                            piece
+                        }
+                    };
+                    if let Err(e) = emit.piece(piece) {
+                        failed = Some(e);
+                        break;
+                    }
+                }
+            }
+        }
+        failed.map_or(Ok(()), Err)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::HeuristicKind;
+    use crate::solver::sinks::{
+        Collect, Collected, Lengths, Text, TextOptions, TextWriter, length,
+    };
+
+    fn solvers() -> Solvers {
+        let three = Board::goal(Shape::new(3, 3).unwrap());
+        Solvers::new(Goals::Standard, SolverBuilder::new(three))
+    }
+
+    fn text_run(solvers: &Solvers, input: &str, options: TextOptions) -> (String, String, Summary) {
+        let reader = JudgeReader::new(
+            io::Cursor::new(input.as_bytes().to_vec()),
+            ReaderOptions::default(),
+        );
+        let mut w = TextWriter::new(Vec::new(), Vec::new());
+        let summary = solvers.run(reader, &Text::new(options), &mut w).unwrap();
+        (
+            String::from_utf8(w.out).unwrap(),
+            String::from_utf8(w.err).unwrap(),
+            summary,
+        )
+    }
+
+    /// Mixed sizes, bad lines, solved and odd boards, one per line: one answer per line, in
+    /// order, each replayed to its goal; bad lines get the marker in place and a report.
+    #[test]
+    fn answers_in_order_with_bad_lines_in_place() {
+        let mut lines = Vec::new();
+        let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(7);
+        for i in 0..3000 {
+            let shape = match i % 7 {
+                3 => Shape::new(2, 2).unwrap(),
+                5 if i % 35 == 5 => Shape::new(3, 4).unwrap(),
+                _ => Shape::new(3, 3).unwrap(),
+            };
+            let goal = Board::goal(shape);
+            let line = match i % 11 {
+                4 => "1 2 3 4 5 6 7 7 x".to_string(),
+                8 => goal.to_judge_line(),
+                _ if shape.cells() == 12 => {
+                    // near boards: a quick optimal search
+                    let mut b = goal.clone();
+                    for _ in 0..12 {
+                        let m = crate::Move::ALL[rand::Rng::random_range(&mut rng, 0..4)];
+                        b.apply(m);
+                    }
+                    b.to_judge_line()
+                }
+                _ => crate::random::random_board(goal.shape(), &mut rng).to_judge_line(),
+            };
+            lines.push(line);
+        }
+        let input = lines.join("\n") + "\n";
+        let (out, err, summary) = text_run(&solvers(), &input, TextOptions::default());
+        let answers: Vec<&str> = out.split('\n').collect();
+        assert_eq!(answers.len(), lines.len() + 1, "one answer per line");
+        let mut bad = 0;
+        for (i, (line, answer)) in lines.iter().zip(&answers).enumerate() {
+            match Board::parse(line) {
+                Err(_) => {
+                    bad += 1;
+                    assert_eq!(*answer, "error", "line {}", i + 1);
+                    assert!(err.contains(&format!("line {}: ", i + 1)), "{err}");
+                }
+                Ok(b) => {
+                    let goal = Board::goal(b.shape());
+                    if *answer == "unsolvable" {
+                        assert!(!crate::parity::is_solvable(&b, &goal).unwrap());
+                    } else {
+                        let s = Solution::from_letters(answer).unwrap();
+                        s.verify(&b, &goal).unwrap();
+                        if b.shape().cells() <= 9 {
+                            let t = Table::build(&goal).unwrap();
+                            assert_eq!(t.distance(&b).map(usize::from), Some(s.len()));
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(summary.failures, bad);
+        assert_eq!(summary.answered, lines.len() - bad);
+    }
+
+    /// Searches stream: each piece reaches `emit` on its own, in order.
+    #[test]
+    fn searches_are_emitted_one_by_one_in_order() {
+        let goal = Board::goal(Shape::new(4, 3).unwrap());
+        let mut texts = Vec::new();
+        let mut b = goal.clone();
+        for m in "ldruldrulldrr".chars() {
+            b.apply(crate::Move::from_letter(m).unwrap());
+            texts.push(b.to_judge_line());
+        }
+        let solvers = Solvers::new(Goals::Standard, SolverBuilder::new(goal.clone()));
+        let pieces = solvers
+            .run_texts(&texts, Some(goal.shape()), &Collect)
+            .unwrap();
+        assert_eq!(pieces.len(), texts.len(), "a piece per board");
+        let lines: Vec<usize> = pieces.iter().flatten().map(|(l, _)| *l).collect();
+        assert_eq!(lines, (1..=texts.len()).collect::<Vec<_>>());
+        for (text, piece) in texts.iter().zip(&pieces) {
+            let b = Board::parse_with_shape(text, Some(goal.shape())).unwrap();
+            match &piece[0].1 {
+                Collected::Solved(a) => a.solution.verify(&b, &goal).unwrap(),
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn collect_and_lengths_answer_every_text_in_its_place() {
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let table = Table::build(&goal).unwrap();
+        let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(3);
+        let mut texts: Vec<String> = (0..2000)
+            .map(|_| crate::random::random_board(goal.shape(), &mut rng).to_judge_line())
+            .collect();
+        texts[5] = "1 2 3".into();
+        texts[6] = String::new();
+        texts[7] = "1 2 3\n4 5 6\n7 8 x".into();
+        let solvers = solvers();
+        let collected = solvers.collect(&texts, Some(goal.shape())).unwrap();
+        assert_eq!(collected.len(), texts.len());
+        let mut lengths = vec![0; texts.len()];
+        for piece in solvers
+            .run_texts(&texts, Some(goal.shape()), &Lengths)
+            .unwrap()
+        {
+            for (line, n) in piece {
+                lengths[line - 1] = n;
+            }
+        }
+        for (i, (text, c)) in texts.iter().zip(&collected).enumerate() {
+            let Ok(b) = Board::parse_with_shape(text, Some(goal.shape())) else {
+                assert!(matches!(c, Collected::Unreadable(_)), "{i}: {c:?}");
+                assert_eq!(lengths[i], length::UNREADABLE);
+                continue;
+            };
+            let d = table.distance(&b);
+            match (c, d) {
+                (Collected::Letters(m), Some(d)) => {
+                    let s = Solution::from_letters(m).unwrap();
+                    s.verify(&b, &goal).unwrap();
+                    assert_eq!(s.len(), d as usize);
+                    assert_eq!(lengths[i], i32::from(d));
+                }
+                (Collected::Unsolvable, None) => assert_eq!(lengths[i], length::UNSOLVABLE),
+                other => panic!("{i}: {other:?}"),
+            }
+        }
+    }
+
+    /// The stored-state cap is shared by the searches that run side by side, and a search
+    /// that hits it is a failure in its place, not the end of the batch.
+    #[test]
+    fn one_stored_state_cap_for_the_batch() {
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let limits = Limits {
+            max_stored: Some(1000),
+            ..Limits::default()
+        };
+        let template = SolverBuilder::new(goal.clone())
+            .algorithm(Algorithm::Bfs)
+            .heuristic(Some(HeuristicKind::Manhattan))
+            .limits(limits);
+        let two = Solvers::new(Goals::Standard, template)
+            .on_threads(2)
+            .unwrap();
+        assert_eq!(two.threads(), 2);
+        assert_eq!(two.shared_limits().max_stored, Some(500));
+        let texts = [
+            "1 2 3 4 5 6 7 x 8",
+            "8 6 7 2 5 4 3 x 1",
+            "1 2 3 4 5 6 x 7 8",
+        ];
+        let c = two.collect(&texts, None).unwrap();
+        assert!(matches!(&c[0], Collected::Solved(a) if a.solution.len() == 1));
+        // Stopped near its share (500), far below the whole cap.
+        assert!(
+            matches!(&c[1], Collected::Failed(e) if e.limit_stats().is_some_and(|s| (500..600).contains(&s.peak_stored))),
+            "{:?}",
+            c[1]
+        );
+        assert!(matches!(&c[2], Collected::Solved(a) if a.solution.len() == 2));
+    }
+
+    #[test]
+    fn json_lines_carry_the_record() {
+        let input = "2 3 4 1 5 x 7 6 8\n2 1 3 4 5 6 7 8 x\n1 2 3\n";
+        let options = TextOptions {
+            json: true,
+            stats: true,
+            ..TextOptions::default()
+        };
+        let (out, _, summary) = text_run(&solvers(), input, options);
+        let v: Vec<serde_json::Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(v.len(), 3);
+        assert_eq!(v[0]["line"], 1);
+        assert_eq!(v[0]["status"], "solved");
+        assert_eq!(v[0]["length"], 19);
+        assert_eq!(v[0]["board"], "2 3 4 1 5 x 7 6 8");
+        assert!(v[0]["stats"]["expanded"].is_u64());
+        assert_eq!(v[1]["status"], "unsolvable");
+        assert_eq!(v[2]["status"], "error");
+        assert!(
+            v[2]["error"].as_str().unwrap().contains("3 tiles"),
+            "{}",
+            v[2]
+        );
+        assert_eq!((summary.answered, summary.failures), (2, 1));
+    }
+}
