@@ -13,7 +13,7 @@ use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{JudgeReader, ReaderOptions};
 use npuzzle::search::Limits;
 use npuzzle::solver::batch::{Goals, Solvers, global_threads};
-use npuzzle::solver::sinks::{Collected, Text, TextWriter};
+use npuzzle::solver::sinks::{Collect, Collected, Text, TextWriter};
 use npuzzle::table::Table;
 use npuzzle::{Algorithm, Board, Outcome, Shape, Solution, Solver, SolverBuilder};
 use std::io::Cursor;
@@ -320,7 +320,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 .iter()
                 .map(|(_, b, _)| b.to_judge_line())
                 .collect();
-            let collected = solvers.collect(&texts, Some(shape))?;
+            let collected = solvers.collect(&texts, Some(shape), Collect { letters: false })?;
             let r: Result<Vec<_>> = instances
                 .iter()
                 .zip(collected)

@@ -8,8 +8,10 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::random::random_solvable;
+use npuzzle::solver::batch::{Goals, Solvers};
+use npuzzle::solver::sinks::{Collect, Collected};
 use npuzzle::table::Table;
-use npuzzle::{Algorithm, Board, Outcome, Shape, Solver, SolverBuilder};
+use npuzzle::{Algorithm, Board, Shape, SolverBuilder, Use};
 use plotters::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -104,7 +106,7 @@ struct Row {
 
 fn run_row(
     boards: &[Board],
-    goal_of: &dyn Fn(Shape) -> Board,
+    goals: &Goals,
     reference: &[Option<usize>],
     algorithm: Algorithm,
     heuristic: Option<HeuristicKind>,
@@ -126,27 +128,36 @@ fn run_row(
         peak_stored: 0,
         total: Duration::ZERO,
     };
-    let mut solvers: Vec<(Shape, Result<Solver, npuzzle::SolveError>)> = vec![];
-    for (b, best) in boards.iter().zip(reference) {
-        let shape = b.shape();
-        if !solvers.iter().any(|(s, _)| *s == shape) {
-            // The same rule as `solve`: databases where they apply (4×4 `auto`, `pdb`).
-            let solver = SolverBuilder::new(goal_of(shape))
-                .algorithm(algorithm)
-                .heuristic(heuristic)
-                .limits(limits.clone())
-                .pdb_source(pdb.source(npuzzle::Building::Quick))
-                .single_thread(true)
-                .build();
-            solvers.push((shape, solver));
+    // The library's batch on one core: each board searched alone on it, in order; the same
+    // rule as `solve` for databases (4×4 `auto`, `pdb`), built only when small.
+    let template = SolverBuilder::new(goals.for_shape(Shape::new(3, 3).expect("3x3")))
+        .algorithm(algorithm)
+        .heuristic(heuristic)
+        .limits(limits.clone())
+        .pdb_source(pdb.source(Use::Check.building()));
+    let solvers = match Solvers::new(goals.clone(), template).on_threads(1) {
+        Ok(s) => s,
+        Err(_) => {
+            row.failed = boards.len();
+            return row;
         }
-        let Some((_, Ok(solver))) = solvers.iter().find(|(s, _)| *s == shape) else {
-            row.failed += 1;
-            continue;
-        };
-        match solver.solve(b) {
-            Ok(Outcome::Solved(a)) => {
-                if a.solution.verify(b, solver.goal()).is_err() {
+    };
+    let shape = boards
+        .first()
+        .map(|b| b.shape())
+        .filter(|s| boards.iter().all(|b| b.shape() == *s));
+    let texts: Vec<String> = boards.iter().map(Board::to_judge_line).collect();
+    let collected = match solvers.collect(&texts, shape, Collect { letters: false }) {
+        Ok(c) => c,
+        Err(_) => {
+            row.failed = boards.len();
+            return row;
+        }
+    };
+    for ((b, best), c) in boards.iter().zip(reference).zip(collected) {
+        match c {
+            Collected::Solved(a) => {
+                if a.solution.verify(b, &goals.for_shape(b.shape())).is_err() {
                     row.failed += 1;
                     continue;
                 }
@@ -161,13 +172,14 @@ fn run_row(
                 row.peak_stored = row.peak_stored.max(a.stats.peak_stored);
                 row.total += a.stats.elapsed;
             }
-            Ok(Outcome::Unsolvable) => row.solved += 1,
-            Err(e) => {
+            Collected::Unsolvable => row.solved += 1,
+            Collected::Failed(e) => {
                 if let Some(stats) = e.limit_stats() {
                     row.total += stats.elapsed;
                 }
                 row.failed += 1;
             }
+            Collected::Letters(_) | Collected::Unreadable(_) => row.failed += 1,
         }
     }
     row
@@ -347,7 +359,6 @@ fn plot(path: &PathBuf, rows: &[Row]) -> Result<()> {
 /// Runs `npuzzle compare`.
 pub fn run(args: CompareArgs) -> Result<ExitCode> {
     let limits = args.limits.to_limits()?;
-    let explicit_goal = args.board.goal_board()?;
     let boards: Vec<Board> = match &args.file {
         None => builtin_boards(args.seed, args.per_depth as usize)?,
         Some(path) => {
@@ -365,7 +376,8 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     if boards.is_empty() {
         bail!("no boards to compare");
     }
-    let goal_of = |shape: Shape| args.board.goal_for(shape, explicit_goal.as_ref());
+    let goals = args.board.goals()?;
+    let goal_of = |shape: Shape| goals.for_shape(shape);
     // Optimal lengths from complete tables where the size has one.
     let mut tables: Vec<Table> = vec![];
     let reference: Vec<Option<usize>> = boards
@@ -389,7 +401,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             for h in &args.heuristics {
                 let row = run_row(
                     &boards,
-                    &goal_of,
+                    &goals,
                     &reference,
                     alg,
                     Some(h.kind()),
@@ -400,7 +412,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             }
         } else {
             rows.push(run_row(
-                &boards, &goal_of, &reference, alg, None, &limits, &args.pdb,
+                &boards, &goals, &reference, alg, None, &limits, &args.pdb,
             ));
         }
     }

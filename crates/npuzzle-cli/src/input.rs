@@ -66,21 +66,22 @@ impl BoardOptions {
         Ok(Some(goal))
     }
 
+    /// The library's goal rule for these options.
+    pub fn goals(&self) -> Result<npuzzle::solver::batch::Goals> {
+        use npuzzle::solver::batch::Goals;
+        Ok(match self.goal_board()? {
+            Some(g) => Goals::Fixed(g),
+            None if self.blank_first => Goals::BlankFirst,
+            None => Goals::Standard,
+        })
+    }
+
     /// The shape every board must have, if known up front.
     pub fn fixed_shape(&self) -> Result<Option<Shape>> {
         Ok(match self.goal_board()? {
             Some(g) => Some(g.shape()),
             None => self.size,
         })
-    }
-
-    /// The goal for boards of `shape`.
-    pub fn goal_for(&self, shape: Shape, explicit: Option<&Board>) -> Board {
-        match explicit {
-            Some(g) => g.clone(),
-            None if self.blank_first => Board::goal_blank_first(shape),
-            None => Board::goal(shape),
-        }
     }
 
     /// Reader options for these flags.

@@ -19,7 +19,7 @@ pub struct ParityArgs {
 
 /// Runs `npuzzle parity`: one line per board, `solvable` or `unsolvable` and why.
 pub fn run(args: ParityArgs) -> Result<ExitCode> {
-    let explicit = args.board.goal_board()?;
+    let goals = args.board.goals()?;
     let source = input::from_arguments(&args.input)?;
     let arguments = source.is_arguments();
     let mut reader = input::judge_reader(source.into_input(), &args.board)?;
@@ -50,7 +50,7 @@ pub fn run(args: ParityArgs) -> Result<ExitCode> {
             }
         };
         let shape = board.shape();
-        let goal = args.board.goal_for(shape, explicit.as_ref());
+        let goal = goals.for_shape(shape);
         let solvable = is_solvable(&board, &goal)?;
         let verdict = if solvable { "solvable" } else { "unsolvable" };
         let row_from_bottom = shape.height() - shape.row(board.blank());

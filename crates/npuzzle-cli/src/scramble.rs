@@ -109,7 +109,7 @@ pub fn run(args: ScrambleArgs) -> Result<ExitCode> {
         blank_first: args.blank_first,
     };
     let shape = options.fixed_shape()?.unwrap_or(Shape::new(3, 3)?);
-    let goal = options.goal_for(shape, options.goal_board()?.as_ref());
+    let goal = options.goals()?.for_shape(shape);
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)

@@ -12,7 +12,7 @@ use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::NO_ANSWER;
 use npuzzle::near::Effort;
 use npuzzle::search::Limits;
-use npuzzle::solver::batch::{Goals, Solvers, Summary};
+use npuzzle::solver::batch::{Solvers, Summary};
 use npuzzle::solver::sinks::{Text, TextOptions, TextWriter};
 use npuzzle::{Algorithm, Building, SolverBuilder};
 use std::io;
@@ -185,11 +185,7 @@ pub struct SolverOptions<'a> {
 impl SolverOptions<'_> {
     /// The library's per-shape solvers for these options.
     pub fn solvers(&self) -> Result<Solvers> {
-        let goals = match self.board.goal_board()? {
-            Some(g) => Goals::Fixed(g),
-            None if self.board.blank_first => Goals::BlankFirst,
-            None => Goals::Standard,
-        };
+        let goals = self.board.goals()?;
         let template = SolverBuilder::new(goals.for_shape(npuzzle::Shape::new(3, 3)?))
             .algorithm(self.algorithm)
             .heuristic(self.heuristic)

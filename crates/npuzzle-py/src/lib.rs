@@ -13,7 +13,7 @@ use npuzzle::judge::Verdict;
 use npuzzle::search::LimitKind;
 use npuzzle::search::Limits;
 use npuzzle::solver::batch::{Goals, Solvers};
-use npuzzle::solver::sinks::{Collected, Lengths, length};
+use npuzzle::solver::sinks::{Collect, Collected, Lengths, length};
 use npuzzle::{
     Algorithm, Answer, Board, Building, Move, Outcome, PdbSource, Record, RecordWithStats, Shape,
     Solution, SolveError, SolverBuilder, Split,
@@ -121,7 +121,7 @@ fn limits_of(timeout: Option<f64>, max_nodes: Option<u64>) -> PyResult<Limits> {
     let max_time = timeout
         .map(npuzzle::search::seconds)
         .transpose()
-        .map_err(value_error)?;
+        .map_err(|e| value_error(format!("timeout: {e}")))?;
     Ok(Limits {
         max_time,
         max_nodes,
@@ -642,9 +642,12 @@ impl Solver {
         let collected = py
             .detach(|| {
                 if parallel {
-                    self.batch.collect(&texts, Some(self.shape))
+                    self.batch
+                        .collect(&texts, Some(self.shape), Collect::default())
                 } else {
-                    self.batch.on_threads(1)?.collect(&texts, Some(self.shape))
+                    self.batch
+                        .on_threads(1)?
+                        .collect(&texts, Some(self.shape), Collect::default())
                 }
             })
             .map_err(value_error)?;

@@ -1,7 +1,10 @@
 """The npuzzle Python package: answers are replayed and their lengths compared with ones
 computed independently (the complete 3x3 table, a second search method on 4x4)."""
 
+import json
+import os
 import pickle
+import subprocess
 import threading
 
 import pytest
@@ -200,3 +203,62 @@ def test_near_optimal_answers_any_size_and_is_never_called_optimal():
             replays(board, s, size=size)
     with pytest.raises(ValueError, match="effort"):
         npuzzle.solve("1 2 3 4 5 6 7 x 8", algorithm="near", effort=9)
+
+
+def test_records_and_verdicts_have_the_front_ends_fields():
+    s = npuzzle.solve("2 3 4 1 5 x 7 6 8")
+    d = s.to_dict()
+    assert d["board"] == "2 3 4 1 5 x 7 6 8"
+    assert (d["status"], d["length"], d["optimal"], d["algorithm"]) == ("solved", 19, True, "table")
+    assert d["moves"] == s.moves and d["tiles"] == s.tiles
+    assert set(d["stats"]) == {"expanded", "generated", "peak_stored", "elapsed"}
+    many = npuzzle.solve_many(["2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 x 8"])
+    assert [m.to_dict()["board"] for m in many] == ["2 3 4 1 5 x 7 6 8", "1 2 3 4 5 6 7 x 8"]
+    assert pickle.loads(pickle.dumps(s)).to_dict() == d
+    v = npuzzle.check("2 3 4 1 5 x 7 6 8", s.moves + "lr")
+    assert (v.valid, v.finding, v.length, v.optimal_length, v.optimal) == (
+        True, "suboptimal", 21, 19, False)
+    assert v.to_dict() == {
+        "valid": True, "finding": "suboptimal", "length": 21, "optimal_length": 19,
+        "optimal": False, "message": "suboptimal: 21 moves, the optimum is 19"}
+    valid, length, message = npuzzle.check("2 3 4 1 5 x 7 6 8", "rr")
+    assert (valid, length) == (False, 2) and "leaves the board" in message
+    assert npuzzle.check("2 1 3 4 5 6 7 8 x", "unsolvable").finding == "unsolvable"
+    # names are the library's, in either spelling
+    assert npuzzle.solve("1 2 3 4 5 6 7 x 8", algorithm="ida*", heuristic="linear_conflict"
+                         ).algorithm == "idastar"
+    with pytest.raises(ValueError, match="expected one of"):
+        npuzzle.solve("1 2 3 4 5 6 7 x 8", heuristic="vibes")
+
+
+@pytest.mark.skipif(not os.environ.get("NPUZZLE_BIN"), reason="NPUZZLE_BIN names the CLI")
+def test_the_cli_writes_the_same_records_and_verdicts(tmp_path):
+    boards = npuzzle.scramble("3x3", 20, seed=4) + [[1, 2, 3, 4, 5, 6, 8, 7, 0]]
+    texts = [" ".join("x" if t == 0 else str(t) for t in b) for b in boards]
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("\n".join(texts) + "\n")
+    out = subprocess.run([os.environ["NPUZZLE_BIN"], "solve", "--format", "jsonl", "--stats",
+                          str(puzzles)], capture_output=True, text=True, check=True).stdout
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == len(texts)
+    for text, line in zip(texts, lines):
+        s = npuzzle.solve(text)
+        line.pop("line")
+        if s is None:
+            assert line == {"board": text, "status": "unsolvable"}
+            continue
+        mine = s.to_dict()
+        for d in (line, mine):
+            d["stats"].pop("elapsed")
+            d["stats"].pop("peak_stored")
+        assert line == mine
+    answers = tmp_path / "a.txt"
+    answers.write_text("\n".join(["rr", "unsolvable"] + ["u"] * (len(texts) - 2)) + "\n")
+    out = subprocess.run([os.environ["NPUZZLE_BIN"], "check", "--format", "jsonl", str(puzzles),
+                          str(answers)], capture_output=True, text=True).stdout
+    verdicts = [json.loads(line) for line in out.splitlines()]
+    assert len(verdicts) == len(texts)
+    for text, answer, v in zip(texts, answers.read_text().split("\n"), verdicts):
+        assert v.pop("board") == text
+        v.pop("line"), v.pop("answers_line")
+        assert v == npuzzle.check(text, answer).to_dict()

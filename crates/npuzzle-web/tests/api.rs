@@ -288,3 +288,49 @@ async fn budget_cancels_and_heavy_solves_are_bounded() {
     assert_eq!((code, v["length"].as_u64()), (200, Some(10)), "{v}");
     s.stop().await;
 }
+
+/// The API's answers and verdicts are the library's record and verdict, field for field, as
+/// `npuzzle solve --format jsonl` and Python's `to_dict()` write them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn solve_and_check_bodies_are_the_librarys_record_and_verdict() {
+    let s = Server::start(quiet()).await;
+    let boards = [
+        "2 3 4 1 5 x 7 6 8",
+        "1 2 3 4 5 6 7 8 x",
+        "8 6 7 2 5 4 3 x 1",
+        "1 2 3 4 5 6 x 7 8",
+    ];
+    for text in boards {
+        let board = Board::parse(text).unwrap();
+        let solver = npuzzle::Solver::for_goal(Board::goal(board.shape())).unwrap();
+        let outcome = solver.solve(&board).unwrap();
+        let (code, mut v) = s.post("/api/solve", json!({ "board": text })).await;
+        assert_eq!(code, 200, "{v}");
+        let stats = v.as_object_mut().unwrap().remove("stats").unwrap();
+        assert!(stats["expanded"].is_u64(), "{stats}");
+        assert_eq!(
+            v,
+            serde_json::to_value(npuzzle::Record::new(&board, &outcome)).unwrap()
+        );
+        let npuzzle::Outcome::Solved(a) = outcome else {
+            panic!("{text}")
+        };
+        for answer in [
+            a.solution.to_letters(),
+            "rr".into(),
+            "unsolvable".into(),
+            "x".into(),
+        ] {
+            let (code, v) = s
+                .post("/api/check", json!({ "board": text, "moves": answer }))
+                .await;
+            assert_eq!(code, 200, "{v}");
+            assert_eq!(
+                v,
+                serde_json::to_value(solver.judge(&board, &answer)).unwrap(),
+                "{text} / {answer}"
+            );
+        }
+    }
+    s.stop().await;
+}

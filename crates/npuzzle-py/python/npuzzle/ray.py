@@ -31,12 +31,23 @@ from npuzzle import Board, Failure, SearchLimitError, Size, Solution
 __all__ = ["solve_many", "solve_one", "SplitReport"]
 
 
-def _options(size, goal, algorithm, heuristic, pdb_dir, partition, build, timeout, max_nodes):
+def _options(size, goal, algorithm, heuristic, pdb_dir, partition, build, timeout, max_nodes,
+             effort=1):
     return dict(
         size=size, goal=goal, algorithm=algorithm, heuristic=heuristic, pdb_dir=pdb_dir,
         partition=partition, build=build, timeout=timeout, max_nodes=max_nodes,
-        single_thread=True,
+        single_thread=True, effort=effort,
     )
+
+
+def _is_dataset(value: Any) -> bool:
+    """Whether `value` is a ``ray.data.Dataset``, without importing ``ray.data`` (and its
+    pandas) unless the value comes from it."""
+    if not (type(value).__module__ or "").startswith("ray.data"):
+        return False
+    import ray.data
+
+    return isinstance(value, ray.data.Dataset)
 
 
 def _plain(board: Board) -> Union[str, List[int]]:
@@ -78,8 +89,10 @@ def solve_many(
     max_nodes: Optional[int] = None,
     errors: str = "raise",
     batch_size: Optional[int] = None,
+    effort: int = 1,
 ):
-    """Solves boards on the cluster, one core per task; like ``npuzzle.solve_many``.
+    """Solves boards on the cluster, one core per task; like ``npuzzle.solve_many`` (the same
+    options, ``effort`` included).
 
     Returns a list in input order (``Solution``, ``None`` for a board that cannot reach the
     goal, or with ``errors="return"`` a ``Failure``). ``batch_size`` boards go to one task
@@ -89,10 +102,10 @@ def solve_many(
     """
     if errors not in ("raise", "return"):
         raise ValueError(f'errors must be "raise" or "return", not {errors!r}')
-    if isinstance(boards, ray.data.Dataset):
+    if _is_dataset(boards):
         return _solve_dataset(
             boards, _options(size, goal, algorithm, heuristic, pdb_dir, partition, build,
-                             timeout, max_nodes), batch_size)
+                             timeout, max_nodes, effort), batch_size)
     items = [_plain(b) for b in boards]
     if not items:
         return []
@@ -100,7 +113,7 @@ def solve_many(
     if size is None:
         return [Failure(i, "bad_board", str(npuzzle._size_error(b))) for i, b in enumerate(items)]
     options = _options(size, goal, algorithm, heuristic, pdb_dir, partition, build, timeout,
-                       max_nodes)
+                       max_nodes, effort)
     # (Options are checked by the tasks: checking them here would build the databases on the
     # driver too.)
     if batch_size is None:

@@ -30,6 +30,17 @@ pub struct Stats {
     pub elapsed: Duration,
 }
 
+impl Stats {
+    /// Adds the work of `other` (a search run as part of this one): states expanded and
+    /// generated add up, the peak is the larger; the elapsed time is left to the caller, who
+    /// knows whether the two ran one after the other.
+    pub fn absorb(&mut self, other: &Stats) {
+        self.expanded += other.expanded;
+        self.generated += other.generated;
+        self.peak_stored = self.peak_stored.max(other.peak_stored);
+    }
+}
+
 fn as_micros<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64(u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
 }
@@ -63,6 +74,28 @@ pub fn seconds(secs: f64) -> Result<Duration, BadSeconds> {
         Ok(Duration::from_secs_f64(secs.min(1e9)))
     } else {
         Err(BadSeconds(secs))
+    }
+}
+
+impl Limits {
+    /// What is left of these limits after `used` states expanded since `started`: fewer
+    /// nodes (at least one) and less time; memory and cancellation as they were.
+    pub fn remaining(&self, started: Instant, used: u64) -> Limits {
+        Limits {
+            max_nodes: self.max_nodes.map(|m| m.saturating_sub(used).max(1)),
+            max_time: self.max_time.map(|t| t.saturating_sub(started.elapsed())),
+            ..self.clone()
+        }
+    }
+
+    /// One of `parts` searches that run side by side: each holds its share of the
+    /// stored-state cap (at least one state).
+    pub fn share(&self, parts: usize) -> Limits {
+        let parts = parts.max(1) as u64;
+        Limits {
+            max_stored: self.max_stored.map(|m| (m / parts).max(1)),
+            ..self.clone()
+        }
     }
 }
 

@@ -229,12 +229,7 @@ impl Solvers {
     /// The limits of one search of a batch: the template's, with the stored-state cap shared
     /// between the searches that run side by side.
     fn shared_limits(&self) -> Limits {
-        let limits = self.template.limits_ref();
-        let at_once = self.threads().max(1) as u64;
-        Limits {
-            max_stored: limits.max_stored.map(|m| (m / at_once).max(1)),
-            ..limits.clone()
-        }
+        self.template.limits_ref().share(self.threads())
     }
 
     /// Answers every board of `reader`, in order: each reply goes to `sink` (in parallel,
@@ -311,15 +306,17 @@ impl Solvers {
         Ok(pieces)
     }
 
-    /// Every board's outcome, in the order of `texts` (see [`Solvers::run_texts`]).
+    /// Every board's outcome, in the order of `texts` (see [`Solvers::run_texts`] and
+    /// [`Collect`](crate::solver::sinks::Collect)).
     pub fn collect<T: AsRef<str>>(
         &self,
         texts: &[T],
         shape: Option<Shape>,
+        sink: crate::solver::sinks::Collect,
     ) -> io::Result<Vec<crate::solver::sinks::Collected>> {
-        use crate::solver::sinks::{Collect, Collected};
+        use crate::solver::sinks::Collected;
         let mut out: Vec<Option<Collected>> = (0..texts.len()).map(|_| None).collect();
-        for piece in self.run_texts(texts, shape, &Collect)? {
+        for piece in self.run_texts(texts, shape, &sink)? {
             for (line, item) in piece {
                 if let Some(slot) = out.get_mut(line.wrapping_sub(1)) {
                     *slot = Some(item);
@@ -882,7 +879,7 @@ mod tests {
         }
         let solvers = Solvers::new(Goals::Standard, SolverBuilder::new(goal.clone()));
         let pieces = solvers
-            .run_texts(&texts, Some(goal.shape()), &Collect)
+            .run_texts(&texts, Some(goal.shape()), &Collect::default())
             .unwrap();
         assert_eq!(pieces.len(), texts.len(), "a piece per board");
         let lines: Vec<usize> = pieces.iter().flatten().map(|(l, _)| *l).collect();
@@ -908,7 +905,9 @@ mod tests {
         texts[6] = String::new();
         texts[7] = "1 2 3\n4 5 6\n7 8 x".into();
         let solvers = solvers();
-        let collected = solvers.collect(&texts, Some(goal.shape())).unwrap();
+        let collected = solvers
+            .collect(&texts, Some(goal.shape()), Collect::default())
+            .unwrap();
         assert_eq!(collected.len(), texts.len());
         let mut lengths = vec![0; texts.len()];
         for piece in solvers
@@ -962,7 +961,7 @@ mod tests {
             "8 6 7 2 5 4 3 x 1",
             "1 2 3 4 5 6 x 7 8",
         ];
-        let c = two.collect(&texts, None).unwrap();
+        let c = two.collect(&texts, None, Collect::default()).unwrap();
         assert!(matches!(&c[0], Collected::Solved(a) if a.solution.len() == 1));
         // Stopped near its share (500), far below the whole cap.
         assert!(

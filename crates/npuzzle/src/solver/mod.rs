@@ -710,7 +710,7 @@ impl Solver {
                     .with_effort(effort)
                     .with_single_thread(!parallel);
                 if !core.has_engine_evaluator() {
-                    return crate::large::solve_large(start, goal, limits);
+                    return crate::near::placement::solve_large(start, goal, limits);
                 }
                 core.near(start, limits, parallel)
             },
@@ -730,7 +730,7 @@ impl Solver {
             Algorithm::Bidirectional => search::bidirectional(board, goal, limits),
             Algorithm::AStar => search::astar(board, goal, h, limits),
             Algorithm::Greedy => search::greedy(board, goal, h, limits),
-            Algorithm::Large => crate::large::solve_large(board, goal, limits),
+            Algorithm::Large => crate::near::placement::solve_large(board, goal, limits),
             _ => search::idastar(board, goal, h, limits),
         }
     }
@@ -779,16 +779,9 @@ impl Solver {
         if let Some(set) = self.pdbs() {
             let _ = set.positional_tables();
         }
-        let rest = Limits {
-            max_nodes: limits
-                .max_nodes
-                .map(|m| m.saturating_sub(spent.expanded).max(1)),
-            max_time: limits.max_time.map(|t| t.saturating_sub(started.elapsed())),
-            ..limits.clone()
-        };
+        let rest = limits.remaining(started, spent.expanded);
         let with_first = |mut stats: Stats| {
-            stats.expanded += spent.expanded;
-            stats.generated += spent.generated;
+            stats.absorb(&spent);
             stats.elapsed = started.elapsed();
             stats
         };
@@ -882,7 +875,7 @@ impl Solver {
                     ..Limits::default()
                 };
                 let (solution, mut stats) = if algorithm == Algorithm::Near {
-                    crate::large::solve_large(board, &self.goal, &fallback_limits)?
+                    crate::near::placement::solve_large(board, &self.goal, &fallback_limits)?
                 } else {
                     self.clone().with_effort(Effort::default()).near(
                         board,
@@ -890,9 +883,7 @@ impl Solver {
                         parallel,
                     )?
                 };
-                stats.expanded += l.stats.expanded;
-                stats.peak_stored = stats.peak_stored.max(l.stats.peak_stored);
-                stats.generated += l.stats.generated;
+                stats.absorb(&l.stats);
                 stats.elapsed += l.stats.elapsed;
                 Ok(Outcome::Solved(Answer {
                     solution,

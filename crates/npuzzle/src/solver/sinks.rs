@@ -316,8 +316,18 @@ pub enum Collected {
 }
 
 /// Keeps every board's outcome, by input line (see [`Collected`]).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Collect;
+#[derive(Clone, Copy, Debug)]
+pub struct Collect {
+    /// Whether boards a table answers come as bare judge letters ([`Collected::Letters`],
+    /// the fast path) rather than as whole answers with their figures.
+    pub letters: bool,
+}
+
+impl Default for Collect {
+    fn default() -> Collect {
+        Collect { letters: true }
+    }
+}
 
 impl Sink for Collect {
     type Piece = Vec<(usize, Collected)>;
@@ -343,7 +353,7 @@ impl Sink for Collect {
     }
 
     fn takes_letters(&self) -> bool {
-        true
+        self.letters
     }
 
     fn table_lines(
@@ -353,6 +363,9 @@ impl Sink for Collect {
         lines: &[&[u8]],
         raw: &[RawLine],
     ) -> usize {
+        if !self.letters {
+            return 0;
+        }
         let mut letters = Vec::with_capacity(lines.len() * 24);
         let n = table.answer_lines(lines, &mut letters);
         for (r, text) in raw.iter().zip(letters.split(|&b| b == b'\n')).take(n) {

@@ -941,9 +941,7 @@ impl Reduced {
     /// whole board) and its figures.
     pub fn finish(mut self, rest: &[Move], stats: &Stats, started: std::time::Instant) -> Found {
         self.moves.extend_from_slice(rest);
-        self.stats.expanded += stats.expanded;
-        self.stats.generated += stats.generated;
-        self.stats.peak_stored = self.stats.peak_stored.max(stats.peak_stored);
+        self.stats.absorb(stats);
         self.stats.elapsed = started.elapsed();
         (Solution::new(self.moves), self.stats)
     }

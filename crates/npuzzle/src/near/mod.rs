@@ -1,7 +1,7 @@
 //! Short answers where an optimal search is out of reach: the near-optimal solver (`near`).
 //!
 //! Optimal search ends around 5×5 (and there only with large databases and minutes per hard
-//! board); the constructive solver of [`crate::large`] answers anything, but with about 2.5
+//! board); the constructive solver of [`crate::near::placement`] answers anything, but with about 2.5
 //! to 5 times the Manhattan bound. Between the two, this solver aims at answers close to the
 //! optimum in about the time it takes to show them. It is never labelled optimal.
 //!
@@ -11,7 +11,7 @@
 //!   from coarse to fine, each run under a node allowance; the shortest answer found is kept.
 //!   Weighted IDA* with weight w answers within about w times the optimum, after far fewer
 //!   states than the optimal search.
-//! - **Larger boards**: the lines of [`crate::large`] are peeled until at most 900
+//! - **Larger boards**: the lines of [`crate::near::placement`] are peeled until at most 900
 //!   cells (30×30) are left (none on boards that small already), before each line a beam
 //!   over strips across the board carrying that line's tiles and the next lines' toward it
 //!   (`tidy::close_line_in`); unless that region is thin,
@@ -39,14 +39,20 @@
 //! every limit of the caller applies; if no rung finishes within its allowance the
 //! constructive answer is given, so the solver always answers a solvable board.
 
+pub(crate) mod beam;
+pub mod placement;
+pub(crate) mod polish;
+
 use crate::board::{Board, Move};
-use crate::large::{Placement, peel_priority, reduce};
-use crate::polish::{Polish, polish};
+use crate::near::beam::{
+    TIDY_CELLS, Tidy, close_line, close_line_in, line_strips, tidy, tidy_pays,
+};
+use crate::near::placement::{Placement, peel_priority, reduce};
+use crate::near::polish::{Polish, polish};
 use crate::search::{
     Found, LimitExceeded, LimitKind, Limits, SearchError, SearchProgress, Stage, Stats,
 };
 use crate::solution::Solution;
-use crate::tidy::{TIDY_CELLS, Tidy, close_line, close_line_in, line_strips, tidy, tidy_pays};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -166,17 +172,17 @@ pub(crate) fn weighted_ladder(
         };
         let rung = Limits {
             max_nodes: Some(cap),
-            ..left(limits, started, 0)
+            ..limits.remaining(started, 0)
         };
         match run(weight, &rung) {
             Ok((s, stats)) => {
-                add(&mut total, &stats);
+                total.absorb(&stats);
                 if best.as_ref().is_none_or(|b| s.len() < b.len()) {
                     best = Some(s);
                 }
             }
             Err(SearchError::Limit(l)) => {
-                add(&mut total, &l.stats);
+                total.absorb(&l.stats);
                 // A finer weight would cost more: stop at the first rung past its allowance.
                 if !(ours && l.kind == LimitKind::Nodes) && best.is_none() {
                     return Err(SearchError::Limit(LimitExceeded {
@@ -194,29 +200,14 @@ pub(crate) fn weighted_ladder(
         None => {
             let fallback = Limits {
                 max_nodes: None,
-                ..left(limits, started, 0)
+                ..limits.remaining(started, 0)
             };
-            let (s, stats) = crate::large::solve_large(start, goal, &fallback)?;
-            add(&mut total, &stats);
+            let (s, stats) = crate::near::placement::solve_large(start, goal, &fallback)?;
+            total.absorb(&stats);
             s
         }
     };
     Ok((solution, total_with_time(total, started)))
-}
-
-/// What is left of `limits` after `started` and `used` states expanded.
-fn left(limits: &Limits, started: Instant, used: u64) -> Limits {
-    Limits {
-        max_nodes: limits.max_nodes.map(|m| m.saturating_sub(used).max(1)),
-        max_time: limits.max_time.map(|t| t.saturating_sub(started.elapsed())),
-        ..limits.clone()
-    }
-}
-
-fn add(total: &mut Stats, s: &Stats) {
-    total.expanded += s.expanded;
-    total.generated += s.generated;
-    total.peak_stored = total.peak_stored.max(s.peak_stored);
 }
 
 fn total_with_time(mut total: Stats, started: Instant) -> Stats {
@@ -241,7 +232,7 @@ pub(crate) fn solve_by_peeling(
     let started = Instant::now();
     let mut shortest = Shortest::default();
     for level in 1..=effort.level() {
-        let at = left(limits, started, shortest.total.expanded);
+        let at = limits.remaining(started, shortest.total.expanded);
         if !shortest.offer(peel_at(start, goal, Effort(level), &at, parallel, &core)) {
             break;
         }
@@ -266,7 +257,7 @@ impl Shortest {
     fn offer(&mut self, result: Result<(Vec<Move>, Stats), SearchError>) -> bool {
         match result {
             Ok((moves, stats)) => {
-                add(&mut self.total, &stats);
+                self.total.absorb(&stats);
                 if self.best.as_ref().is_none_or(|b| moves.len() < b.len()) {
                     self.best = Some(moves);
                 }
@@ -274,7 +265,7 @@ impl Shortest {
             }
             Err(e) => {
                 if let SearchError::Limit(l) = &e {
-                    add(&mut self.total, &l.stats);
+                    self.total.absorb(&l.stats);
                 }
                 self.failure.get_or_insert(e);
                 false
@@ -304,7 +295,7 @@ impl Shortest {
 fn charged(e: impl Into<SearchError>, total: &Stats) -> SearchError {
     match e.into() {
         SearchError::Limit(mut l) => {
-            add(&mut l.stats, total);
+            l.stats.absorb(total);
             SearchError::Limit(l)
         }
         other => other,
@@ -327,10 +318,10 @@ fn peel_at(
         start,
         outer,
         effort.polish(start.shape().cells()),
-        &left(limits, started, total.expanded),
+        &limits.remaining(started, total.expanded),
         &mut polished,
     );
-    add(&mut total, &polished);
+    total.absorb(&polished);
     // Tidy it, handing over a board at each of the beam's fractions.
     let tidied = if region.shape().cells() > CORE_CELLS && tidy_pays(region.shape()) {
         let priority = peel_priority(&region_goal, core_region);
@@ -339,10 +330,10 @@ fn peel_at(
             &region_goal,
             &priority,
             effort.tidy(region.shape().cells()),
-            &left(limits, started, total.expanded),
+            &limits.remaining(started, total.expanded),
         )
         .map_err(|e| charged(e, &total))?;
-        add(&mut total, &stats);
+        total.absorb(&stats);
         tidied.dedup();
         tidied
     } else {
@@ -363,7 +354,7 @@ fn peel_at(
         let finished: Vec<_> = tidied
             .par_iter()
             .map(|tidying| {
-                let limits = left(&share, started, used);
+                let limits = share.remaining(started, used);
                 finish_region(&region, &region_goal, tidying, effort, &limits, core)
             })
             .collect();
@@ -372,7 +363,7 @@ fn peel_at(
         }
     } else {
         for tidying in &tidied {
-            let limits = left(limits, started, shortest.total.expanded);
+            let limits = limits.remaining(started, shortest.total.expanded);
             let result = finish_region(&region, &region_goal, tidying, effort, &limits, core);
             if !shortest.offer(result) {
                 break;
@@ -476,7 +467,7 @@ impl<'a> Peeling<'a> {
 
     /// What is left of the caller's limits.
     fn left(&self) -> Limits {
-        left(self.limits, self.started, self.total.expanded)
+        self.limits.remaining(self.started, self.total.expanded)
     }
 
     /// Applies `moves` to the board.
@@ -494,7 +485,7 @@ impl<'a> Peeling<'a> {
         found: Result<(Vec<Move>, Stats), LimitExceeded>,
     ) -> Result<(), SearchError> {
         let (moves, stats) = found.map_err(|e| charged(e, &self.total))?;
-        add(&mut self.total, &stats);
+        self.total.absorb(&stats);
         self.apply(&moves);
         Ok(())
     }
@@ -516,7 +507,7 @@ impl<'a> Peeling<'a> {
             max_lines,
         )
         .map_err(|e| charged(e, &self.total))?;
-        add(&mut self.total, &lines.stats);
+        self.total.absorb(&lines.stats);
         self.moves.extend_from_slice(&lines.moves);
         (self.board, self.goal) = lines
             .region(&self.goal)
@@ -562,17 +553,17 @@ fn finish_region(
     p.place_lines(placement, core_region, usize::MAX)?;
     let (rest, stats) =
         core(&p.board, &p.goal, effort, &p.left()).map_err(|e| charged(e, &p.total))?;
-    add(&mut p.total, &stats);
+    p.total.absorb(&stats);
     p.moves.extend_from_slice(rest.moves());
     let mut polished = Stats::default();
     let moves = polish(
         region,
         p.moves,
         effort.polish(region.shape().cells()),
-        &left(limits, p.started, p.total.expanded),
+        &limits.remaining(p.started, p.total.expanded),
         &mut polished,
     );
-    add(&mut p.total, &polished);
+    p.total.absorb(&polished);
     Ok((moves, total_with_time(p.total, p.started)))
 }
 

@@ -205,7 +205,7 @@ impl Layer {
 /// each of [`TIDY_FRACTIONS`] (the best board when the distance first came down to it; the
 /// best of all where it never did, or none when nothing beat the start), and the search's
 /// figures. A tile's distance weighs 2 plus the `priority` of its goal cell (how soon the
-/// peeling places it: [`crate::large::peel_priority`]). A hit node or time limit, or
+/// peeling places it: [`crate::near::placement::peel_priority`]). A hit node or time limit, or
 /// cancellation, is an error; at the memory limit the beam stops and hands over the best
 /// board so far.
 pub(crate) fn tidy(
@@ -534,7 +534,7 @@ fn beam(
 mod tests {
     use super::*;
     use crate::board::Shape;
-    use crate::large::peel_priority;
+    use crate::near::placement::peel_priority;
     use crate::solution::Solution;
     use rand::SeedableRng;
 
