@@ -12,7 +12,7 @@ use npuzzle::heuristic::pdb_file::PdbCache;
 use npuzzle::judge::Verdict;
 use npuzzle::search::LimitKind;
 use npuzzle::search::Limits;
-use npuzzle::solver::batch::{Goals, Solvers};
+use npuzzle::solver::batch::{Goals, Solvers, push_line};
 use npuzzle::solver::sinks::{Collect, Collected, Lengths, length};
 use npuzzle::{
     Algorithm, Answer, Board, Building, Move, Outcome, PdbSource, Record, RecordWithStats, Shape,
@@ -185,7 +185,6 @@ fn stats_of(s: &npuzzle::search::Stats) -> Stats {
 
 /// A solved board.
 #[pyclass(frozen, eq, name = "Solution", module = "npuzzle")]
-#[derive(Clone, PartialEq)]
 struct Solution_ {
     /// Judge letters: the blank's moves (`u`, `d`, `l`, `r`).
     #[pyo3(get)]
@@ -211,8 +210,31 @@ struct Solution_ {
     /// What it cost.
     #[pyo3(get)]
     stats: Stats,
-    /// The board it solves (judge text as given) and its size, when known (for `to_dict`).
-    board: Option<(String, usize, usize)>,
+    /// The board it solves (as the caller gave it) and its size, when known (for `to_dict`).
+    board: Option<(Py<PyAny>, usize, usize)>,
+}
+
+/// Solutions are equal when their answers are (the board objects they keep are not compared).
+impl PartialEq for Solution_ {
+    fn eq(&self, o: &Solution_) -> bool {
+        (
+            &self.moves,
+            self.optimal,
+            self.algorithm,
+            self.heuristic,
+            &self.databases,
+            self.fallback_after,
+            &self.stats,
+        ) == (
+            &o.moves,
+            o.optimal,
+            o.algorithm,
+            o.heuristic,
+            &o.databases,
+            o.fallback_after,
+            &o.stats,
+        )
+    }
 }
 
 #[pymethods]
@@ -229,7 +251,7 @@ impl Solution_ {
         heuristic: Option<&str>,
         databases: Option<String>,
         fallback_after: Option<&str>,
-        board: Option<(String, usize, usize)>,
+        board: Option<(Py<PyAny>, usize, usize)>,
     ) -> PyResult<Solution_> {
         Solution::from_letters(&moves).map_err(value_error)?;
         let fallback_after = fallback_after
@@ -275,10 +297,9 @@ impl Solution_ {
                 .map_err(value_error)?,
         };
         let record = match &self.board {
-            Some((text, w, h)) => {
+            Some((board, w, h)) => {
                 let shape = Shape::new(*w, *h).map_err(value_error)?;
-                let board =
-                    Board::parse_with_shape(text, Some(shape)).map_err(|e| value_error(e.kind))?;
+                let board = board_of(board.bind(py), Some(shape))?;
                 Record::solved(&board, &answer)
             }
             None => Record::answer(&answer),
@@ -311,7 +332,9 @@ impl Solution_ {
             s.heuristic,
             s.databases.clone(),
             s.fallback_after,
-            s.board.clone(),
+            s.board
+                .as_ref()
+                .map(|(b, w, h)| (b.clone_ref(slf.py()), *w, *h)),
         );
         (slf.get_type(), args)
             .into_pyobject(slf.py())
@@ -341,7 +364,7 @@ impl Solution_ {
     }
 }
 
-fn solution_of(outcome: Outcome, board: Option<(String, Shape)>) -> Option<Solution_> {
+fn solution_of(outcome: Outcome, board: Option<(Py<PyAny>, Shape)>) -> Option<Solution_> {
     match outcome {
         Outcome::Unsolvable => None,
         Outcome::Solved(a) => Some(answer_solution(&a, board)),
@@ -349,7 +372,7 @@ fn solution_of(outcome: Outcome, board: Option<(String, Shape)>) -> Option<Solut
 }
 
 /// The Python solution of an answer, with the board it solves when known.
-fn answer_solution(a: &Answer, board: Option<(String, Shape)>) -> Solution_ {
+fn answer_solution(a: &Answer, board: Option<(Py<PyAny>, Shape)>) -> Solution_ {
     Solution_ {
         moves: a.solution.to_letters(),
         length: a.solution.len(),
@@ -364,7 +387,7 @@ fn answer_solution(a: &Answer, board: Option<(String, Shape)>) -> Solution_ {
 }
 
 /// The Python solution of judge letters from a complete table: optimal.
-fn table_solution(moves: String, board: (String, Shape)) -> Solution_ {
+fn table_solution(moves: String, board: (Py<PyAny>, Shape)) -> Solution_ {
     let length = moves.len();
     Solution_ {
         moves,
@@ -438,27 +461,43 @@ struct Solver {
     limits: Limits,
 }
 
-/// A batch's boards: each one's judge text, or why it has none (then a text that is no board
-/// stands in its place, so every board keeps its line).
-fn texts_of(
-    py: Python<'_>,
-    boards: &Bound<'_, PyAny>,
-) -> PyResult<(Vec<String>, Vec<Option<String>>)> {
-    let mut texts = Vec::new();
-    let mut errors = Vec::new();
+/// A batch's boards as the library's batch input, one per line (see
+/// [`npuzzle::solver::batch::push_line`]; a board that has no text, such as a list holding
+/// something other than ints, gets a line that is no board, and its reason), with the board
+/// objects themselves (kept by the solutions, for `to_dict`).
+struct Batch {
+    lines: Vec<u8>,
+    boards: Vec<Py<PyAny>>,
+    errors: Vec<Option<String>>,
+}
+
+fn batch_of(py: Python<'_>, boards: &Bound<'_, PyAny>) -> PyResult<Batch> {
+    let mut b = Batch {
+        lines: Vec::new(),
+        boards: Vec::new(),
+        errors: Vec::new(),
+    };
     for item in boards.try_iter()? {
-        match board_text(&item?) {
-            Ok(t) => {
-                texts.push(t);
-                errors.push(None);
+        let item = item?;
+        let error = if let Ok(s) = item.cast::<PyString>() {
+            push_line(&mut b.lines, &s.to_cow()?);
+            None
+        } else {
+            match board_text(&item) {
+                Ok(t) => {
+                    push_line(&mut b.lines, &t);
+                    None
+                }
+                Err(e) => {
+                    push_line(&mut b.lines, "");
+                    Some(e.value(py).to_string())
+                }
             }
-            Err(e) => {
-                texts.push(String::new());
-                errors.push(Some(e.value(py).to_string()));
-            }
-        }
+        };
+        b.boards.push(item.unbind());
+        b.errors.push(error);
     }
-    Ok((texts, errors))
+    Ok(b)
 }
 
 impl Solver {
@@ -472,7 +511,7 @@ impl Solver {
         &self,
         py: Python<'_>,
         i: usize,
-        text: String,
+        board: Py<PyAny>,
         error: Option<String>,
         item: Collected,
         keep_going: bool,
@@ -496,7 +535,7 @@ impl Solver {
         if let Some(message) = error {
             return fail("bad_board", message, false);
         }
-        let board = (text, self.shape);
+        let board = (board, self.shape);
         Ok(match item {
             Collected::Letters(moves) => Py::new(py, table_solution(moves, board))?.into_any(),
             Collected::Solved(a) => Py::new(py, answer_solution(&a, Some(board)))?.into_any(),
@@ -622,7 +661,10 @@ impl Solver {
         let outcome = py
             .detach(|| self.inner.solve_within(&b, &self.limits))
             .map_err(solve_error)?;
-        Ok(solution_of(outcome, Some((b.to_judge_line(), self.shape))))
+        Ok(solution_of(
+            outcome,
+            Some((board.clone().unbind(), self.shape)),
+        ))
     }
 
     /// Solves boards in parallel on all cores (one after another with `parallel=False`), on
@@ -638,17 +680,25 @@ impl Solver {
         parallel: bool,
     ) -> PyResult<Vec<Py<PyAny>>> {
         let keep_going = keep_going_of(errors)?;
-        let (texts, failed) = texts_of(py, boards)?;
+        let Batch {
+            lines,
+            boards,
+            errors,
+        } = batch_of(py, boards)?;
+        let (count, shape) = (boards.len(), Some(self.shape));
         let collected = py
             .detach(|| {
-                if parallel {
-                    self.batch
-                        .collect(&texts, Some(self.shape), Collect::default())
+                let solvers = if parallel {
+                    None
                 } else {
-                    self.batch
-                        .on_threads(1)?
-                        .collect(&texts, Some(self.shape), Collect::default())
-                }
+                    Some(self.batch.on_threads(1)?)
+                };
+                solvers.as_ref().unwrap_or(&self.batch).collect_lines(
+                    lines,
+                    count,
+                    shape,
+                    Collect::default(),
+                )
             })
             .map_err(value_error)?;
         // A million result objects would set off Python's cycle collector again and again
@@ -658,12 +708,12 @@ impl Solver {
         if collecting {
             gc.call_method0("disable")?;
         }
-        let made: PyResult<Vec<Py<PyAny>>> = texts
+        let made: PyResult<Vec<Py<PyAny>>> = boards
             .into_iter()
-            .zip(failed)
+            .zip(errors)
             .zip(collected)
             .enumerate()
-            .map(|(i, ((text, error), item))| self.result(py, i, text, error, item, keep_going))
+            .map(|(i, ((board, error), item))| self.result(py, i, board, error, item, keep_going))
             .collect();
         if collecting {
             gc.call_method0("enable")?;
@@ -680,11 +730,15 @@ impl Solver {
         py: Python<'py>,
         boards: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let (texts, failed) = texts_of(py, boards)?;
+        let Batch {
+            lines,
+            boards,
+            errors: failed,
+        } = batch_of(py, boards)?;
         let lengths = py
             .detach(|| {
-                let mut out = vec![length::UNREADABLE; texts.len()];
-                for piece in self.batch.run_texts(&texts, Some(self.shape), &Lengths)? {
+                let mut out = vec![length::UNREADABLE; boards.len()];
+                for piece in self.batch.run_lines(lines, Some(self.shape), &Lengths)? {
                     for (line, n) in piece {
                         if let Some(slot) = out.get_mut(line.wrapping_sub(1)) {
                             *slot = n;

@@ -8,7 +8,9 @@
 //! - [`parity`]: which boards can reach which goals; [`rank`]: Cantor ranking.
 //! - [`cube`]: solvability of sliding puzzles in any number of dimensions (UVa 716).
 //! - [`table::Table`]: complete reverse-BFS tables (every 3×3 board answered optimally).
-//! - [`Solver`]: picks and runs the right method for a board and returns a [`Solution`].
+//! - [`Solver`]: picks (through the one [`Plan`]) and runs the right method for a board and
+//!   returns a [`Solution`]; [`solver::batch`] answers a stream of boards in parallel, in order.
+//! - [`judge::Verdict`]: the verdict on an answer; [`Record`]: the one serialized answer.
 //!
 //! ```
 //! use npuzzle::{Board, Solver, Outcome};
@@ -49,3 +51,8 @@ pub use solution::{ReplayError, Solution};
 pub use solver::builder::{PdbSource, SolverBuilder};
 pub use solver::plan::{Plan, Use};
 pub use solver::{Algorithm, Answer, Outcome, Record, RecordWithStats, SolveError, Solver, Split};
+
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeExamples;

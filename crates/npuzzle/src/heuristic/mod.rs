@@ -9,11 +9,13 @@ mod linear_conflict;
 mod manhattan;
 pub mod pdb;
 pub mod pdb_file;
-pub mod pdb_positional;
+pub(crate) mod pdb_positional;
 pub mod pdb_set;
 
-pub use linear_conflict::{LinearConflict, LinearConflictEval, LongLineConflictEval};
-pub use manhattan::{Manhattan, ManhattanEval};
+pub use linear_conflict::LinearConflict;
+pub(crate) use linear_conflict::{LinearConflictEval, LongLineConflictEval};
+pub use manhattan::Manhattan;
+pub(crate) use manhattan::ManhattanEval;
 
 pub use crate::search::eval::Heuristic;
 

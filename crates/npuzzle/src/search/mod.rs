@@ -326,17 +326,17 @@ pub(crate) fn next_iteration(
 mod astar;
 mod bfs;
 mod bidirectional;
-pub mod engine;
-pub mod eval;
+pub(crate) mod engine;
+pub(crate) mod eval;
 mod idastar;
-pub mod move_pruning;
-pub mod state;
+pub(crate) mod move_pruning;
+pub(crate) mod state;
 
 pub use astar::{astar, greedy};
 pub use bfs::bfs;
 pub use bidirectional::bidirectional;
 pub use engine::{ProgressHook, SearchProgress, Stage};
-pub use eval::{Evaluator, Heuristic};
+pub use eval::Heuristic;
 pub use idastar::idastar;
 
 /// Fails early, without searching, when the shapes differ or the goal is out of reach.

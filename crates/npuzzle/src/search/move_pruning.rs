@@ -23,7 +23,9 @@
 //! automaton state per node and follows one table entry per move. Reversals (`ud`, `lr`, …) are
 //! redundant strings too, so the automaton subsumes the parent-move check.
 
-use std::collections::{HashMap, HashSet};
+#[cfg(test)]
+use std::collections::HashMap;
+use std::collections::HashSet;
 use std::sync::OnceLock;
 
 /// Automaton state of a fresh search (no moves yet).
@@ -31,6 +33,7 @@ pub const START: u32 = 0;
 /// Transition value meaning "this move completes a redundant sequence: prune it".
 pub const PRUNED: u32 = u32::MAX;
 
+#[cfg(test)]
 /// Blank displacement of move index `m` (up, down, left, right), as (column, row).
 const STEP: [(i8, i8); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
 
@@ -38,20 +41,22 @@ const STEP: [(i8, i8); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
 #[derive(Debug)]
 pub struct MovePruner {
     next: Vec<[u32; 4]>,
-    longest: usize,
-    redundant: usize,
 }
 
+#[cfg(test)]
 /// A cell of the unbounded grid, relative to the blank's starting cell.
 type Cell = (i8, i8);
 
+#[cfg(test)]
 /// Bounding box of a blank path: min column, min row, max column, max row.
 type Bounds = [i8; 4];
 
+#[cfg(test)]
 fn inside(a: &Bounds, b: &Bounds) -> bool {
     a[0] >= b[0] && a[1] >= b[1] && a[2] <= b[2] && a[3] <= b[3]
 }
 
+#[cfg(test)]
 /// One string being extended: where each displaced content now sits.
 #[derive(Clone)]
 struct Walk {
@@ -62,6 +67,7 @@ struct Walk {
     bounds: Bounds,
 }
 
+#[cfg(test)]
 impl Walk {
     fn content(&self, cell: Cell) -> Cell {
         self.moved
@@ -104,6 +110,7 @@ impl Walk {
 }
 
 impl MovePruner {
+    #[cfg(test)]
     /// Learns every redundant string of at most `longest` moves (capped at
     /// [`MAX_LEARNED_LENGTH`]: the work grows about 12-fold per two moves) and builds the
     /// automaton.
@@ -112,12 +119,10 @@ impl MovePruner {
         let redundant = learn_strings(longest);
         MovePruner {
             next: automaton(&redundant),
-            longest,
-            redundant: redundant.len(),
         }
     }
 
-    /// The automaton for every redundant string of up to [`STANDARD_LENGTH`] moves. Learning
+    /// The automaton for every redundant string of up to 12 moves. Learning
     /// them takes seconds, so the list ships with the crate (`redundant_moves.txt`, checked
     /// against [`MovePruner::learn`] by the tests) and only the automaton is built, once per
     /// process, in about a millisecond.
@@ -127,13 +132,12 @@ impl MovePruner {
             let strings: HashSet<Vec<u8>> = shipped_strings().collect();
             MovePruner {
                 next: automaton(&strings),
-                longest: STANDARD_LENGTH,
-                redundant: strings.len(),
             }
         })
     }
 
     /// The automaton that prunes only the move straight back (textbook IDA*).
+    #[cfg(test)]
     pub fn parent_only() -> &'static MovePruner {
         static PARENT: OnceLock<MovePruner> = OnceLock::new();
         PARENT.get_or_init(|| MovePruner::learn(2))
@@ -145,28 +149,15 @@ impl MovePruner {
     pub fn step(&self, state: u32, m: usize) -> u32 {
         self.next[state as usize][m & 3]
     }
-
-    /// Longest redundant string length considered.
-    pub fn longest(&self) -> usize {
-        self.longest
-    }
-
-    /// How many redundant strings the automaton rejects (none contains another).
-    pub fn redundant(&self) -> usize {
-        self.redundant
-    }
-
-    /// Number of automaton states.
-    pub fn states(&self) -> usize {
-        self.next.len()
-    }
 }
 
+#[cfg(test)]
 /// Longest strings [`MovePruner::learn`] considers (14 moves take about 40 s and 85k automaton
 /// states; more would take minutes and gigabytes).
 pub const MAX_LEARNED_LENGTH: usize = 14;
 
 /// Longest redundant string [`MovePruner::standard`] knows.
+#[cfg(test)]
 pub const STANDARD_LENGTH: usize = 12;
 
 /// The learned redundant strings, one per line in judge letters (blank moves).
@@ -189,6 +180,7 @@ fn shipped_strings() -> impl Iterator<Item = Vec<u8>> {
         .map(|l| l.bytes().map(move_index).collect())
 }
 
+#[cfg(test)]
 /// Every redundant string of at most `longest` moves (see the module documentation).
 fn learn_strings(longest: usize) -> HashSet<Vec<u8>> {
     let mut seen: HashMap<Vec<(Cell, Cell)>, Vec<Bounds>> = HashMap::new();

@@ -3,7 +3,9 @@
 //! (5×5) fit and hashing or comparing a state is one or two machine words.
 
 use super::SearchError;
-use crate::board::{BLANK, Board, Move, Shape, Tile};
+#[cfg(test)]
+use crate::board::Board;
+use crate::board::{BLANK, Move, Shape, Tile};
 
 /// A packed board.
 pub type Packed = u128;
@@ -89,6 +91,7 @@ impl Codec {
     }
 
     /// The board for a packed state.
+    #[cfg(test)]
     pub fn board(&self, s: Packed) -> Board {
         let mut cells = vec![0; self.shape.cells()];
         self.unpack(s, &mut cells);

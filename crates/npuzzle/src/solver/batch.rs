@@ -280,24 +280,25 @@ impl Solvers {
     ) -> io::Result<Vec<S::Piece>> {
         let mut buf = Vec::with_capacity(texts.iter().map(|t| t.as_ref().len() + 1).sum());
         for t in texts {
-            let t = t.as_ref();
-            if t.trim().is_empty() {
-                buf.extend_from_slice(b"(empty)"); // one error reply in its place
-            } else {
-                // One board per line: line breaks inside a text are spaces.
-                buf.extend(t.bytes().map(|b| match b {
-                    b'\n' | b'\r' => b' ',
-                    b => b,
-                }));
-            }
-            buf.push(b'\n');
+            push_line(&mut buf, t.as_ref());
         }
+        self.run_lines(buf, shape, sink)
+    }
+
+    /// Runs the batch over `lines`, one board per line as [`push_line`] writes them (line
+    /// `i + 1` is the `i`-th board), and returns the pieces in order.
+    pub fn run_lines<S: Sink>(
+        &self,
+        lines: Vec<u8>,
+        shape: Option<Shape>,
+        sink: &S,
+    ) -> io::Result<Vec<S::Piece>> {
         let options = ReaderOptions {
             format: Some(Format::Hdu),
             shape,
             ..ReaderOptions::default()
         };
-        let reader = JudgeReader::new(io::Cursor::new(buf), options);
+        let reader = JudgeReader::new(io::Cursor::new(lines), options);
         let mut pieces = Vec::new();
         self.run(reader, sink, |p| -> io::Result<()> {
             pieces.push(p);
@@ -314,9 +315,24 @@ impl Solvers {
         shape: Option<Shape>,
         sink: crate::solver::sinks::Collect,
     ) -> io::Result<Vec<crate::solver::sinks::Collected>> {
+        let mut buf = Vec::with_capacity(texts.iter().map(|t| t.as_ref().len() + 1).sum());
+        for t in texts {
+            push_line(&mut buf, t.as_ref());
+        }
+        self.collect_lines(buf, texts.len(), shape, sink)
+    }
+
+    /// Every board's outcome for `count` boards written by [`push_line`], in order.
+    pub fn collect_lines(
+        &self,
+        lines: Vec<u8>,
+        count: usize,
+        shape: Option<Shape>,
+        sink: crate::solver::sinks::Collect,
+    ) -> io::Result<Vec<crate::solver::sinks::Collected>> {
         use crate::solver::sinks::Collected;
-        let mut out: Vec<Option<Collected>> = (0..texts.len()).map(|_| None).collect();
-        for piece in self.run_texts(texts, shape, &sink)? {
+        let mut out: Vec<Option<Collected>> = (0..count).map(|_| None).collect();
+        for piece in self.run_lines(lines, shape, &sink)? {
             for (line, item) in piece {
                 if let Some(slot) = out.get_mut(line.wrapping_sub(1)) {
                     *slot = Some(item);
@@ -328,6 +344,24 @@ impl Solvers {
             .map(|c| c.unwrap_or_else(|| Collected::Unreadable("no answer".into())))
             .collect())
     }
+}
+
+/// Appends one board's text to a batch's input as one line (see [`Solvers::run_lines`]): its
+/// line breaks become spaces, and an empty text a line that is no board, so that every text
+/// keeps its line and gets exactly one reply.
+pub fn push_line(buf: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
+    if text.trim().is_empty() {
+        buf.extend_from_slice(b"(empty)");
+    } else if memchr::memchr2(b'\n', b'\r', bytes).is_none() {
+        buf.extend_from_slice(bytes);
+    } else {
+        buf.extend(bytes.iter().map(|&b| match b {
+            b'\n' | b'\r' => b' ',
+            b => b,
+        }));
+    }
+    buf.push(b'\n');
 }
 
 /// How many threads the global pool has (batches and parallel searches that are not given

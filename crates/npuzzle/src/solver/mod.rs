@@ -258,7 +258,7 @@ trait EngineJob {
 
 /// States an optimal search spends on the compact pattern-database tables before it makes
 /// the positional layout (see [`Solver::solve`]): about a second.
-pub const COMPACT_FIRST_STATES: u64 = 20_000_000;
+pub(crate) const COMPACT_FIRST_STATES: u64 = 20_000_000;
 
 /// A whole IDA* search: optimal, or weighted by `num / den` (the near-optimal solver's
 /// ladder rungs, see [`eval::Weighted`]).

@@ -134,11 +134,22 @@ mod tests {
     }
 
     /// (size, asked method, asked heuristic, databases provided) → (method, heuristic, uses
-    /// databases), for every case of the rule.
+    /// databases).
+    type Case = (
+        (usize, usize),
+        Algorithm,
+        Option<HeuristicKind>,
+        bool,
+        Algorithm,
+        Option<HeuristicKind>,
+        bool,
+    );
+
+    /// Every case of the rule.
     #[test]
     fn the_rule_table() {
         #[rustfmt::skip]
-        let cases: &[((usize, usize), Algorithm, Option<HeuristicKind>, bool, Algorithm, Option<HeuristicKind>, bool)] = &[
+        let cases: &[Case] = &[
             // auto: tables up to 10 cells, whatever the heuristic
             ((3, 3), Auto, None, false, Table, None, false),
             ((2, 5), Auto, None, false, Table, None, false),
