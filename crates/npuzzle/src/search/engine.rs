@@ -285,6 +285,70 @@ struct Item<S> {
     path: Vec<Move>,
 }
 
+/// One breadth-first level below `items`: every child not pruned by the move automaton, in
+/// order. Under a `bound` a child whose estimate exceeds it is left out and lowers
+/// `next_bound` instead (a split search's first levels); without one every child is kept
+/// (a frontier handed out to other machines). Counts the states expanded and generated.
+/// Stops adding children past `cap` (the caller treats that as too many).
+fn expand_level<E: Evaluator>(
+    sh: &Shared<'_, E>,
+    items: &[Item<E::State>],
+    bound: Option<u32>,
+    next_bound: &mut u32,
+    stats: &mut Stats,
+    cap: usize,
+) -> Vec<Item<E::State>> {
+    let (eval, pruner) = (sh.eval, sh.pruner);
+    let mut next = Vec::with_capacity(items.len() * 3);
+    for it in items {
+        stats.expanded += 1;
+        let blank = it.cells.cell_of[0] as usize & (MAX_CELLS - 1);
+        // With no bound the largest limit lets every probe through.
+        let limit = bound.map_or(u32::MAX - 1, |b| b - it.g - 1);
+        for &(from, mi) in &sh.steps[blank][..sh.step_count[blank] as usize] {
+            let (from, mi) = (from as usize, mi as usize);
+            let seq = pruner.step(it.seq, mi);
+            if seq == PRUNED {
+                continue;
+            }
+            stats.generated += 1;
+            let tile = it.cells.tiles[from] as usize;
+            let slide = Slide {
+                tile,
+                from,
+                to: blank,
+                mi,
+            };
+            let mut child = it.clone();
+            match eval.probe(&it.state, &it.cells, it.h, slide, limit) {
+                Err(lower) if bound.is_some() => {
+                    *next_bound = (*next_bound).min(it.g + 1 + lower);
+                    continue;
+                }
+                // An evaluator that refuses even the largest limit: the child is
+                // evaluated whole (no panic on this path).
+                Err(_) => {
+                    child.cells.slide(tile, from, blank);
+                    (child.state, child.h) = eval.root(&child.cells);
+                }
+                Ok((h, change)) => {
+                    eval.enter(&mut child.state, &change);
+                    child.cells.slide(tile, from, blank);
+                    child.h = h;
+                }
+            }
+            child.g += 1;
+            child.seq = seq;
+            child.path.push(Move::from_index(mi));
+            next.push(child);
+            if next.len() > cap {
+                return next;
+            }
+        }
+    }
+    next
+}
+
 /// The shape of `start`, when the engine takes boards of it (at most [`MAX_CELLS`] cells).
 fn engine_shape(start: &Board) -> Result<Shape, SearchError> {
     let shape = start.shape();
@@ -332,48 +396,20 @@ pub fn run<E: Evaluator>(
         let mut items = vec![root.clone()];
         // Breadth-first split under this bound (only when several threads will share it).
         while threads > 1 && items.len() < threads * ITEMS_PER_THREAD && found.is_none() {
-            let mut next = Vec::with_capacity(items.len() * 3);
-            for it in &items {
-                if it.h == 0 {
-                    found = Some(it.path.clone());
-                    break;
-                }
-                stats.expanded += 1;
-                let blank = it.cells.cell_of[0] as usize;
-                let limit = bound - it.g - 1;
-                for &(from, mi) in &sh.steps[blank][..sh.step_count[blank] as usize] {
-                    let (from, mi) = (from as usize, mi as usize);
-                    let seq = pruner.step(it.seq, mi);
-                    if seq == PRUNED {
-                        continue;
-                    }
-                    stats.generated += 1;
-                    let tile = it.cells.tiles[from] as usize;
-                    let slide = Slide {
-                        tile,
-                        from,
-                        to: blank,
-                        mi,
-                    };
-                    match eval.probe(&it.state, &it.cells, it.h, slide, limit) {
-                        Err(lower) => next_bound = next_bound.min(it.g + 1 + lower),
-                        Ok((h, change)) => {
-                            let mut child = it.clone();
-                            eval.enter(&mut child.state, &change);
-                            child.cells.slide(tile, from, blank);
-                            child.g += 1;
-                            child.h = h;
-                            child.seq = seq;
-                            child.path.push(Move::from_index(mi));
-                            next.push(child);
-                        }
-                    }
-                }
+            if let Some(goal) = items.iter().find(|it| it.h == 0) {
+                found = Some(goal.path.clone());
+                break;
             }
+            let next = expand_level(
+                &sh,
+                &items,
+                Some(bound),
+                &mut next_bound,
+                &mut stats,
+                usize::MAX,
+            );
             let exhausted = next.is_empty();
-            if found.is_none() {
-                items = next;
-            }
+            items = next;
             if exhausted {
                 break;
             }
@@ -558,47 +594,40 @@ pub fn frontier<E: Evaluator>(
     let shape = engine_shape(start)?;
     let limits = Limits::default();
     let sh = Shared::new(eval, shape, pruner, &limits);
-    let root = Cells::of(start);
-    let (state, h0) = eval.root(&root);
-    let mut level = vec![(root, state, h0, START, Vec::new())];
+    let cells = Cells::of(start);
+    let (state, h0) = eval.root(&cells);
+    let mut level = vec![Item {
+        cells,
+        state,
+        g: 0,
+        h: h0,
+        seq: START,
+        path: Vec::new(),
+    }];
+    let (mut unused_bound, mut unused_stats) = (u32::MAX, Stats::default());
     for _ in 0..depth {
-        if let Some(goal) = level.iter().find(|n| n.2 == 0) {
-            return Ok(Frontier::Solved(goal.4.clone()));
+        if let Some(goal) = level.iter().find(|n| n.h == 0) {
+            return Ok(Frontier::Solved(goal.path.clone()));
         }
-        let mut next = Vec::with_capacity(level.len() * 3);
-        for (cells, state, h, seq, path) in &level {
-            let blank = cells.cell_of[0] as usize & (MAX_CELLS - 1);
-            for &(from, mi) in &sh.steps[blank][..sh.step_count[blank] as usize] {
-                let (from, mi) = (from as usize, mi as usize);
-                let nseq = pruner.step(*seq, mi);
-                if nseq == PRUNED {
-                    continue;
-                }
-                let (mut c, mut st) = (*cells, *state);
-                let nh = advance(eval, &mut c, &mut st, *h, from, mi);
-                let mut p = path.clone();
-                p.push(Move::from_index(mi));
-                next.push((c, st, nh, nseq, p));
-                if next.len() > MAX_FRONTIER {
-                    break;
-                }
-            }
-            if next.len() > MAX_FRONTIER {
-                break;
-            }
-        }
-        if next.len() > MAX_FRONTIER {
+        level = expand_level(
+            &sh,
+            &level,
+            None,
+            &mut unused_bound,
+            &mut unused_stats,
+            MAX_FRONTIER,
+        );
+        if level.len() > MAX_FRONTIER {
             return Err(SearchError::Unsupported(format!(
                 "more than {MAX_FRONTIER} subtree roots at depth {depth}; choose a smaller depth"
             )));
         }
-        level = next;
     }
-    if let Some(goal) = level.iter().find(|n| n.2 == 0) {
-        return Ok(Frontier::Solved(goal.4.clone()));
+    if let Some(goal) = level.iter().find(|n| n.h == 0) {
+        return Ok(Frontier::Solved(goal.path.clone()));
     }
     Ok(Frontier::Roots {
-        paths: level.into_iter().map(|n| n.4).collect(),
+        paths: level.into_iter().map(|n| n.path).collect(),
         first_bound: h0,
     })
 }
