@@ -803,6 +803,51 @@ impl Solver {
         }
     }
 
+    /// The first level of a search split for `tasks` workers (the library's
+    /// `Solver::split`): `("solved", Solution)`, `None` when the board cannot reach the goal,
+    /// or `("roots", chunks, first_bound, depth)` with the subtree roots dealt into at most
+    /// `tasks` chunks (lists of opaque strings for `search_subtrees`). `depth` defaults to the
+    /// least with at least 16 roots per task.
+    #[pyo3(signature = (board, tasks, depth=None))]
+    fn split(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        tasks: usize,
+        depth: Option<usize>,
+    ) -> PyResult<Py<PyAny>> {
+        let b = self.board(board)?;
+        if depth.is_some_and(|d| d > 64) {
+            return Err(value_error("depth must be at most 64"));
+        }
+        if tasks == 0 {
+            return Err(value_error("tasks must be at least 1"));
+        }
+        let split = py.detach(|| self.inner.split(&b, tasks, depth));
+        match split {
+            Err(SolveError::Search(npuzzle::search::SearchError::Unsolvable)) => Ok(py.None()),
+            Err(e) => Err(solve_error(e)),
+            Ok((Split::Solved(s), _)) => {
+                let sol = solved_split(s, 0, 0, 0.0);
+                Ok(("solved", Py::new(py, sol)?)
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind())
+            }
+            Ok((split @ Split::Roots { first_bound, .. }, depth)) => {
+                let chunks: Vec<Vec<String>> = split
+                    .chunks(tasks)
+                    .iter()
+                    .map(|c| c.iter().map(|p| letters(p)).collect())
+                    .collect();
+                Ok(("roots", chunks, first_bound, depth)
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind())
+            }
+        }
+    }
+
     /// Searches the subtrees at `roots` (from `frontier`) to `bound`, on one core, under
     /// `timeout`/`max_nodes` (default: the solver's). Returns `(moves or None, next_bound or
     /// None, expanded, generated)`.

@@ -250,26 +250,14 @@ def solve_one(
     if tasks < 1:
         raise ValueError("tasks must be at least 1")
     report = report if report is not None else SplitReport()
-    split = None
-    if depth is None:
-        for d in range(1, 20):
-            split = local.frontier(board, d)
-            if split is None or split[0] == "solved" or len(split[1]) >= 16 * tasks:
-                depth = d
-                break
-        else:
-            depth = 19
-    else:
-        split = local.frontier(board, depth)
-    report.depth = depth
+    # The library chooses the depth and deals the roots into chunks.
+    split = local.split(board, tasks, depth)
     if split is None:
         return None
     if split[0] == "solved":
         return split[1]
-    _, roots, bound = split
-    report.roots = len(roots)
-    per_task = max(1, math.ceil(len(roots) / tasks))
-    chunks = [roots[i:i + per_task] for i in range(0, len(roots), per_task)]
+    _, chunks, bound, report.depth = split
+    report.roots = sum(len(c) for c in chunks)
     report.tasks = len(chunks)
     board_ref = ray.put(board)
     expanded = generated = 0

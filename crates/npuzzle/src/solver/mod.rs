@@ -350,6 +350,9 @@ impl MovesBack<'_> {
     }
 }
 
+/// The deepest [`Solver::split`] goes when it chooses the depth itself.
+const MAX_SPLIT_DEPTH: usize = 19;
+
 /// The first level of a search split between machines: see [`Solver::frontier`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Split {
@@ -363,6 +366,20 @@ pub enum Split {
         /// The first iteration's bound.
         first_bound: u32,
     },
+}
+
+impl Split {
+    /// The subtree roots dealt into at most `tasks` chunks of neighbouring roots (none when
+    /// solved).
+    pub fn chunks(&self, tasks: usize) -> Vec<&[Vec<Move>]> {
+        match self {
+            Split::Solved(_) => Vec::new(),
+            Split::Roots { paths, .. } => {
+                let per_task = paths.len().div_ceil(tasks.max(1)).max(1);
+                paths.chunks(per_task).collect()
+            }
+        }
+    }
 }
 
 impl Solver {
@@ -640,6 +657,35 @@ impl Solver {
             engine::Frontier::Solved(moves) => Split::Solved(Solution::new(back.moves(moves))),
             engine::Frontier::Roots { paths, first_bound } => Split::Roots { paths, first_bound },
         })
+    }
+
+    /// The first level of an optimal search of `board` for a cluster of `tasks` workers: the
+    /// frontier ([`Solver::frontier`]) at `depth`, or by default at the least depth (up to
+    /// 19) with at least 16 subtree roots per task; and the depth used. Deal the roots out
+    /// with [`Split::chunks`]; each iteration searches every chunk under its bound
+    /// ([`Solver::search_subtrees`]), the next bound is the least any chunk reports, and the
+    /// first solution found under a bound is optimal.
+    pub fn split(
+        &self,
+        board: &Board,
+        tasks: usize,
+        depth: Option<usize>,
+    ) -> Result<(Split, usize), SolveError> {
+        if let Some(d) = depth {
+            return Ok((self.frontier(board, d)?, d));
+        }
+        let mut d = 1;
+        loop {
+            let split = self.frontier(board, d)?;
+            let enough = match &split {
+                Split::Solved(_) => true,
+                Split::Roots { paths, .. } => paths.len() >= 16 * tasks.max(1),
+            };
+            if enough || d == MAX_SPLIT_DEPTH {
+                return Ok((split, d));
+            }
+            d += 1;
+        }
     }
 
     /// Searches the subtrees at `roots` (paths from [`Solver::frontier`] for the same board and
