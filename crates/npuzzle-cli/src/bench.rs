@@ -249,7 +249,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     };
     let set = crate::pdb::set_for(&goal, &options)?;
     // The engine's positional layout, where the databases take it, is made with the loading.
-    let _ = set.positional_tables();
+    set.prepare_layout();
     let loaded = started.elapsed();
     let max_time = match run.budget {
         Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),

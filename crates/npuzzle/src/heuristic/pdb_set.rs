@@ -573,12 +573,20 @@ impl PdbSet {
         )
     }
 
-    /// The databases laid out by positions for the engine (see [`super::pdb_positional`]) when
-    /// every database suits that layout: made on the first call (about 2 s and 977 MB for the
-    /// 6-6-6-6 set, not interruptible; the solver asks only once a search has gone on for a
-    /// while, see [`crate::solver::COMPACT_FIRST_STATES`]), or shared with another set of the
-    /// same databases.
-    pub fn positional_tables(&self) -> Option<&[PositionalTable]> {
+    /// Makes the engine's fast positional layout of these databases now, where they suit it
+    /// (about 2 s and 977 MB for 5×5's 6-6-6-6, once per process; otherwise a search pays for
+    /// it once it has gone on for a while): for long-running services and benchmarks that
+    /// should not time it.
+    pub fn prepare_layout(&self) {
+        let _ = self.positional_tables();
+    }
+
+    /// The databases laid out by positions for the engine (see `heuristic::pdb_positional`)
+    /// when every database suits that layout: made on the first call (about 2 s and 977 MB for
+    /// the 6-6-6-6 set, not interruptible; the solver asks only once a search has gone on for
+    /// a while, see `solver::COMPACT_FIRST_STATES`), or shared with another set of the same
+    /// databases.
+    pub(crate) fn positional_tables(&self) -> Option<&[PositionalTable]> {
         self.positional
             .get_or_init(|| {
                 PositionalTable::shared(self.goal.cells(), &self.dbs, self.goal.shape().cells())
@@ -765,7 +773,7 @@ impl PdbChange {
 }
 
 impl<'a> PdbEval<'a> {
-    /// The evaluator for `set` (boards of at most [`MAX_CELLS`] cells).
+    /// The evaluator for `set` (boards of at most 32 cells).
     pub fn new(set: &'a PdbSet) -> Option<PdbEval<'a>> {
         let n = set.goal.shape().cells();
         if n > MAX_CELLS {

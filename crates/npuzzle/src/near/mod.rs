@@ -6,7 +6,7 @@
 //! optimum in about the time it takes to show them. It is never labelled optimal.
 //!
 //! - **Boards of at most 32 cells** (5×5, 4×6, 3×8 …): weighted IDA* on the one engine
-//!   ([`crate::search::eval::Weighted`] around the solver's own evaluator: pattern
+//!   (a weighted evaluator around the solver's own evaluator: pattern
 //!   databases where the solver has them, else linear conflict). A ladder of weights runs
 //!   from coarse to fine, each run under a node allowance; the shortest answer found is kept.
 //!   Weighted IDA* with weight w answers within about w times the optimum, after far fewer

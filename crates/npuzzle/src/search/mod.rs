@@ -4,9 +4,9 @@
 //! figures in the same way.
 //!
 //! `idastar` is the textbook IDA* over any [`crate::heuristic::Heuristic`], kept as the readable
-//! version; [`engine`] is the one fast IDA* every production path runs (Manhattan, linear
-//! conflict and pattern databases are its evaluators), with [`move_pruning`] to skip redundant
-//! move sequences, on one core or all.
+//! version; `engine` is the one fast IDA* every production path runs (Manhattan, linear
+//! conflict and pattern databases are its evaluators, through the interface of `eval`), with
+//! `move_pruning` to skip redundant move sequences, on one core or all.
 
 use crate::board::BoardError;
 use crate::solution::Solution;

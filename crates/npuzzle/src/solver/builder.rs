@@ -195,7 +195,7 @@ impl PdbSource {
 /// for them.
 fn ready(sets: Vec<Arc<PdbSet>>) -> Vec<Arc<PdbSet>> {
     for s in &sets {
-        let _ = s.positional_tables();
+        s.prepare_layout();
     }
     sets
 }

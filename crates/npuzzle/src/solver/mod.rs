@@ -1,13 +1,18 @@
-//! Choosing and running a solver for a goal: the one entry point the CLI and the web server use.
+//! The facade: every decision about solvers is made here, once, and every front end (CLI, web,
+//! Python, Ray) only translates.
 //!
-//! `auto` answers from a complete table where the board has one (at most 10 cells: 3×3, 2×5 …),
-//! runs IDA* over pattern databases when the solver was given them (boards of 16 to 32 cells,
-//! see [`crate::builder`], which decides and provides them), IDA* with linear conflict otherwise
-//! up to 16 cells, and the near-optimal (not optimal) solver of [`crate::near`] beyond. Every
-//! IDA* runs on the one engine of [`crate::search::engine`]. With pattern databases every board is first mapped into the databases'
-//! canonical goal space ([`crate::symmetry`]) and the moves mapped back. An
-//! explicit [`Algorithm`] picks any search for teaching and comparison. Everything a search needs
-//! that does not depend on the board (tables, heuristic tables) is built once per solver.
+//! - [`plan`]: the one rule choosing method, heuristic and databases ([`Plan`]), and the
+//!   building policy per kind of caller ([`Use`]);
+//! - [`builder`]: [`SolverBuilder`] provides the databases the plan wants and makes the
+//!   [`Solver`] (every constructor goes through it);
+//! - [`Solver`]: answers one board (`auto`: a complete table up to 10 cells, IDA* over pattern
+//!   databases or linear conflict, the near-optimal solver of [`crate::near`] beyond), all IDA*
+//!   on the one engine; with pattern databases every board is first mapped into the databases'
+//!   canonical goal space ([`crate::symmetry`]) and the moves mapped back; an explicit
+//!   [`Algorithm`] picks any search for teaching and comparison;
+//! - [`batch`] and [`sinks`]: a stream of boards answered in parallel, in order;
+//! - [`record`]: the one serialized answer; [`Solver::judge`] the verdict on an answer;
+//! - [`Solver::split`]: an optimal search cut into work for a cluster.
 
 use crate::board::{Board, Move};
 use crate::heuristic::pdb::PdbError;
