@@ -135,7 +135,7 @@ fn shorten(token: &[u8]) -> String {
 /// Accumulates the tiles of one board over one or more lines, reusing its buffer between
 /// boards, and remembers the first problem it met.
 #[derive(Debug, Default)]
-pub struct TileCollector {
+pub(crate) struct TileCollector {
     tiles: Vec<Tile>,
     first_line: usize,
     error: Option<ParseError>,
@@ -152,11 +152,6 @@ impl TileCollector {
         self.tiles.clear();
         self.first_line = 0;
         self.error = None;
-    }
-
-    /// Number of tokens collected so far.
-    pub fn len(&self) -> usize {
-        self.tiles.len()
     }
 
     /// True when nothing has been collected.

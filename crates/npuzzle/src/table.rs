@@ -15,7 +15,7 @@ use crate::solution::Solution;
 use thiserror::Error;
 
 /// Entry value for a state the goal cannot reach (the other parity class).
-pub const UNREACHABLE: u8 = 0xFF;
+pub(crate) const UNREACHABLE: u8 = 0xFF;
 
 /// Boards with more cells than this get no complete table (11! bytes is already 40 MB).
 pub const MAX_TABLE_CELLS: usize = 10;

@@ -36,13 +36,13 @@ pub const MAX_BUILD_BYTES: u64 = 8 << 30;
 
 /// Bytes a build of a `k`-tile database on a board of `n` cells holds at its peak: one entry
 /// byte and three cell masks (2 bytes each up to 16 cells, 4 beyond) per rank.
-pub fn build_bytes(n: usize, k: usize) -> u64 {
+pub(crate) fn build_bytes(n: usize, k: usize) -> u64 {
     let mask = if n <= 16 { 2 } else { 4 };
     permutations_count(n, k).saturating_mul(1 + 3 * mask)
 }
 
 /// Entry value of a rank no layer reached (impossible for a connected board).
-pub const UNSET: u8 = 0xFF;
+pub(crate) const UNSET: u8 = 0xFF;
 
 /// Why a database could not be built, loaded or used.
 #[derive(Debug, Error)]
@@ -111,7 +111,7 @@ impl std::fmt::Debug for PatternDb {
 pub type Progress<'a> = &'a (dyn Fn(u32, u64, u64, u64) + Sync);
 
 /// Refuses a `k`-tile database on `shape` whose build would take more than [`MAX_BUILD_BYTES`].
-pub fn check_build_size(shape: Shape, k: usize) -> Result<(), PdbError> {
+pub(crate) fn check_build_size(shape: Shape, k: usize) -> Result<(), PdbError> {
     let n = shape.cells();
     let bytes = build_bytes(n, k);
     if bytes > MAX_BUILD_BYTES {
@@ -126,7 +126,7 @@ pub fn check_build_size(shape: Shape, k: usize) -> Result<(), PdbError> {
 }
 
 /// Checks a pattern against a goal.
-pub fn check_pattern(goal: &Board, tiles: &[Tile]) -> Result<(), PdbError> {
+pub(crate) fn check_pattern(goal: &Board, tiles: &[Tile]) -> Result<(), PdbError> {
     let n = goal.shape().cells();
     if n > MAX_PDB_CELLS {
         return Err(PdbError::Unsupported(format!(

@@ -246,7 +246,7 @@ impl PatternDb {
 /// Held while one database is built into a cache (see [`PdbCache::lock_build`]); dropping it
 /// releases the lock.
 #[derive(Debug)]
-pub struct BuildLock {
+pub(crate) struct BuildLock {
     _file: File,
 }
 
@@ -281,7 +281,7 @@ impl PdbCache {
     /// `flock`), waiting while another process or thread holds it, so that workers sharing a
     /// cache build each database once: whoever waited loads what the first one saved. `None`
     /// where no lock can be had (no such directory, read-only, not Unix): build anyway.
-    pub fn lock_build(&self, goal: &Board, tiles: &[Tile]) -> Option<BuildLock> {
+    pub(crate) fn lock_build(&self, goal: &Board, tiles: &[Tile]) -> Option<BuildLock> {
         let path = self.path_for(goal, tiles).with_extension("lock");
         fs::create_dir_all(&self.dir).ok()?;
         let file = fs::OpenOptions::new()

@@ -70,7 +70,7 @@ impl Building {
 pub const QUICK_BUILD_ENTRIES: u64 = 32_000_000;
 
 /// Most patterns in one partition.
-pub const MAX_PATTERNS: usize = 8;
+pub(crate) const MAX_PATTERNS: usize = 8;
 
 /// A partition of the tiles into disjoint patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,7 +86,7 @@ pub const PRESETS: [&str; 4] = ["7-8", "6-6-3", "5-5-5", "6-6-6-6"];
 
 /// Most entries of one database in a default partition ([`Partition::default_for`]): the size
 /// of a 6-tile 5×5 database, which builds in about a minute on two cores.
-pub const MAX_DEFAULT_ENTRIES: u64 = 128_000_000;
+pub(crate) const MAX_DEFAULT_ENTRIES: u64 = 128_000_000;
 
 impl Partition {
     /// A named preset for `shape`: `7-8`, `6-6-3`, `5-5-5` on 4×4, `6-6-6-6` on 5×5, and
@@ -195,7 +195,7 @@ impl Partition {
 
     /// The partition `auto` builds for `shape` when none is cached: 6-6-3 on 4×4 (seconds),
     /// 6-6-6-6 on 5×5, and elsewhere blocks of the largest size whose databases stay within
-    /// [`MAX_DEFAULT_ENTRIES`] entries each.
+    /// `MAX_DEFAULT_ENTRIES` entries each.
     pub fn default_for(shape: Shape) -> Option<Partition> {
         let n = shape.cells();
         if !(4..=super::pdb::MAX_PDB_CELLS).contains(&n) {
@@ -318,7 +318,7 @@ impl Partition {
         text
     }
 
-    /// Every tile of the board in exactly one pattern, at most [`MAX_PATTERNS`] patterns.
+    /// Every tile of the board in exactly one pattern, at most `MAX_PATTERNS` patterns.
     pub fn check(&self, shape: Shape) -> Result<(), PdbError> {
         let n = shape.cells();
         if self.patterns.is_empty() || self.patterns.len() > MAX_PATTERNS {
@@ -639,7 +639,7 @@ struct Mirror {
 /// Pattern databases as the IDA* engine's evaluator: each pattern's entry (for the board and
 /// its reflection) travels with the search; a slide moves one tile, so one entry is re-read for
 /// the board and, only when that alone keeps the child within the bound, one for the reflection.
-pub struct PdbEval<'a> {
+pub(crate) struct PdbEval<'a> {
     n: usize,
     count: usize,
     entries: [&'a [u8]; MAX_PATTERNS],
@@ -654,7 +654,7 @@ pub struct PdbEval<'a> {
 /// Each database's entry for the board and for its reflection, and their sums: the
 /// bookkeeping every pattern-database evaluator shares, whatever its table layout.
 #[derive(Clone, Copy, Debug)]
-pub struct PdbState {
+pub(crate) struct PdbState {
     parts: [u8; MAX_PATTERNS],
     mparts: [u8; MAX_PATTERNS],
     sum: u32,
@@ -664,7 +664,7 @@ pub struct PdbState {
 /// The entries that change on entering a child: (database, entry) for the board and for the
 /// reflection.
 #[derive(Clone, Copy, Debug)]
-pub struct PdbChange {
+pub(crate) struct PdbChange {
     d: u8,
     part: u8,
     old: u8,

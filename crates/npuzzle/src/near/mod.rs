@@ -40,7 +40,7 @@
 //! constructive answer is given, so the solver always answers a solvable board.
 
 pub(crate) mod beam;
-pub mod placement;
+pub(crate) mod placement;
 pub(crate) mod polish;
 
 use crate::board::{Board, Move};
@@ -57,13 +57,13 @@ use rayon::prelude::*;
 use std::time::Instant;
 
 /// The largest region left for the weighted search after peeling (5×5, 4×6, 3×8, 2×12).
-pub const CORE_CELLS: usize = 25;
+pub(crate) const CORE_CELLS: usize = 25;
 
 /// While boards past 900 cells are peeled down to 900, the placements count the tiles
 /// of the next this many lines as soon placed (see `large::SOON_AWAY`). Within the beam's
 /// region every line is finished by a beam first, so all tiles weigh alike there (30×30: 2.306
 /// with soon lines against 2.292 without).
-pub const SOON_LINES: usize = 45;
+pub(crate) const SOON_LINES: usize = 45;
 
 /// How much time the near-optimal solver may spend for a shorter answer: 1 (quickest) to
 /// [`Effort::MAX`].

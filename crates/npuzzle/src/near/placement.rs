@@ -33,15 +33,15 @@ use std::collections::VecDeque;
 /// Boards up to this many cells place tiles by exact searches over the whole free region;
 /// larger ones by short hops, each an exact search inside a small window (see
 /// `Builder::place_far`), so that time and memory grow with the answer.
-pub const FULL_SEARCH_CELLS: usize = 256;
+pub(crate) const FULL_SEARCH_CELLS: usize = 256;
 
 /// The largest board this solver takes (128×128 or anything of at most as many cells).
-pub const MAX_LARGE_CELLS: usize = 16_384;
+pub(crate) const MAX_LARGE_CELLS: usize = 16_384;
 
 /// The largest `cells × (width + height)` taken: answers grow about as `2.3 × cells ×
 /// (width + height)` moves at worst (a reversed board), and must stay within
 /// [`crate::solution::MAX_SOLUTION_MOVES`]; 128×128 is 4.2 M, 256×64 (5.2 M) is refused.
-pub const MAX_LARGE_SPAN: usize = 128 * 128 * 256;
+pub(crate) const MAX_LARGE_SPAN: usize = 128 * 128 * 256;
 
 /// Costs of one move when placements weigh the other tiles: a move that takes the sliding tile
 /// one step toward its goal, one that the board before the search cannot tell about, one that
@@ -948,7 +948,11 @@ impl Reduced {
 }
 
 /// Solves `start` toward `goal` constructively (see the module docs); not optimal.
-pub fn solve_large(start: &Board, goal: &Board, limits: &Limits) -> Result<Found, SearchError> {
+pub(crate) fn solve_large(
+    start: &Board,
+    goal: &Board,
+    limits: &Limits,
+) -> Result<Found, SearchError> {
     let started = std::time::Instant::now();
     let reduced = reduce(
         start,

@@ -186,7 +186,7 @@ pub type Found = (Solution, Stats);
 
 /// Checks limits cheaply from a hot loop: the clock and the cancel flag are read only every
 /// 4096 calls.
-pub struct Budget<'a> {
+pub(crate) struct Budget<'a> {
     limits: &'a Limits,
     start: Instant,
     calls: u32,

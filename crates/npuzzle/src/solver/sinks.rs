@@ -179,7 +179,7 @@ impl Text {
 }
 
 /// The figures of one answer in one line, for people.
-pub fn stats_line(line: usize, a: &Answer) -> String {
+pub(crate) fn stats_line(line: usize, a: &Answer) -> String {
     format!(
         "line {line}: {}{}{} length={} optimal={}{} expanded={} generated={} peak_stored={} time={:.1}us",
         a.algorithm.name(),
