@@ -1,7 +1,7 @@
 //! Short answers where an optimal search is out of reach: the near-optimal solver (`near`).
 //!
 //! Optimal search ends around 5×5 (and there only with large databases and minutes per hard
-//! board); the constructive solver of [`crate::near::placement`] answers anything, but with about 2.5
+//! board); the constructive solver of `placement` answers anything, but with about 2.5
 //! to 5 times the Manhattan bound. Between the two, this solver aims at answers close to the
 //! optimum in about the time it takes to show them. It is never labelled optimal.
 //!
@@ -11,7 +11,7 @@
 //!   from coarse to fine, each run under a node allowance; the shortest answer found is kept.
 //!   Weighted IDA* with weight w answers within about w times the optimum, after far fewer
 //!   states than the optimal search.
-//! - **Larger boards**: the lines of [`crate::near::placement`] are peeled until at most 900
+//! - **Larger boards**: the lines of `placement` are peeled until at most 900
 //!   cells (30×30) are left (none on boards that small already), before each line a beam
 //!   over strips across the board carrying that line's tiles and the next lines' toward it
 //!   (`tidy::close_line_in`); unless that region is thin,
