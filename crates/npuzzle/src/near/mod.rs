@@ -21,11 +21,11 @@
 //!   tidied less and more, and each is finished (on two threads where allowed), keeping the
 //!   shorter answer: line by line, a second beam brings the next line nearly home
 //!   (`tidy::close_line`) and the placements finish it, down to at most
-//!   [`CORE_CELLS`] cells, which the ladder above finishes. Every placement weighs what its
+//!   `CORE_CELLS` cells, which the ladder above finishes. Every placement weighs what its
 //!   moves do to the other tiles: of two routes for the blank, the one that carries more
 //!   tiles toward home is preferred even when it is a little longer, since those tiles then
 //!   have less far to go; while the region is being reached, the tiles of the next
-//!   [`SOON_LINES`] lines weigh more (tidying a tile placed much later is mostly undone). A
+//!   `SOON_LINES` lines weigh more (tidying a tile placed much later is mostly undone). A
 //!   line fills from both ends, first where its tiles are home already, else at the end whose
 //!   tile the blank reaches first. The answer is then polished (module `polish`): every
 //!   stretch whose blank stays within a small rectangle is searched again for a shorter way.
@@ -378,7 +378,7 @@ fn peel_at(
 /// Moves that peel `start` down to a region of at most [`TIDY_CELLS`] cells, the figures, and
 /// that region's board and goal: line by line, the line beams over strips ([`close_line_in`])
 /// bring the next line's tiles nearer home, and the placements finish it, the tiles of the
-/// next [`SOON_LINES`] lines weighing more. Unlike the beams on whole regions, the strips pay
+/// next `SOON_LINES` lines weighing more. Unlike the beams on whole regions, the strips pay
 /// on thin boards too (seed 1, 2–3 boards: 20×60 2.81 → 2.61 times the Manhattan bound, 6×200
 /// 3.32 → 3.08, 4×250 3.41 → 3.31, for 1.6 to 2.7 times the time). Reports its progress (the
 /// cells left after each line, and a last report however it ends) to the limits' hook.
