@@ -3,7 +3,7 @@
 //!
 //! Errors carry the input line (and the column, for a bad token) so that a batch can report
 //! `line N: what is wrong` and keep going. The judge-format reader in [`crate::judge`] feeds
-//! lines into a [`TileCollector`]; [`Board::parse`] is the one-shot entry point for a string.
+//! lines into a `TileCollector`; [`Board::parse`] is the one-shot entry point for a string.
 
 use crate::board::{BLANK, Board, BoardError, MAX_CELLS, Shape, Tile};
 use std::fmt;

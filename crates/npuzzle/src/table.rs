@@ -3,7 +3,7 @@
 //!
 //! The table is indexed by the Cantor rank of the board's permutation (blank included). Each
 //! entry is one byte: the distance to the goal in the high six bits and the first move of an
-//! optimal solution in the low two, or [`UNREACHABLE`]. When every distance is at most 32 (true
+//! optimal solution in the low two, or `UNREACHABLE`. When every distance is at most 32 (true
 //! for 3×3, whose maximum is 31) the search also stores, per rank, the whole optimal move
 //! sequence packed two bits per move in a `u64`; answering a board is then one rank and one load,
 //! with no walk and no allocation. States are packed four bits per cell during the build, so
@@ -170,7 +170,7 @@ impl Table {
     }
 
     /// Every distance, indexed by the Cantor rank of the board's cells (see
-    /// [`crate::rank::rank`]; the blank counts as tile 0), [`UNREACHABLE`] for the states of the
+    /// [`crate::rank::rank`]; the blank counts as tile 0), `UNREACHABLE` for the states of the
     /// other parity: the whole table as data, e.g. for training a learned heuristic.
     pub fn distances(&self) -> Vec<u8> {
         self.entries
