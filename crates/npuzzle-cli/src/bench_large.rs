@@ -13,7 +13,7 @@ use crate::solve::AlgorithmArg;
 use anyhow::{Result, bail};
 use npuzzle::heuristic::Manhattan;
 use npuzzle::near::Effort;
-use npuzzle::{Algorithm, Board, Building, Outcome, Shape, SolverBuilder};
+use npuzzle::{Algorithm, Board, Outcome, Shape, SolverBuilder};
 use rand::SeedableRng;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -132,7 +132,7 @@ pub fn run(run: LargeRun) -> Result<ExitCode> {
                 let solver = SolverBuilder::new(goal.clone())
                     .algorithm(algorithm)
                     .effort(run.effort)
-                    .pdb_source(run.pdb.source(Building::Quick))
+                    .pdb_source(run.pdb.source(npuzzle::Use::Check.building()))
                     .build()?;
                 reset_peak();
                 let mut row = Row::default();

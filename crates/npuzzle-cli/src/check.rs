@@ -14,7 +14,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use npuzzle::judge::{Finding, Format, Verdict};
 use npuzzle::near::Effort;
-use npuzzle::{Algorithm, Outcome, Use};
+use npuzzle::{Algorithm, Use};
 use serde::Serialize;
 use std::io::{BufRead, Read, Write};
 use std::path::PathBuf;
@@ -152,6 +152,25 @@ impl<W: Write> Report<W> {
         Ok(())
     }
 
+    /// A puzzle that is not a board: reported in its place (a JSON line with an `error`).
+    fn unreadable(&mut self, n: usize, line: usize, answers_line: usize, e: &str) -> Result<()> {
+        if self.json {
+            let j = serde_json::json!({
+                "line": line,
+                "answers_line": answers_line,
+                "error": format!("the puzzle itself is not a board: {e}"),
+            });
+            serde_json::to_writer(&mut self.out, &j)?;
+            writeln!(self.out)?;
+            eprintln!("npuzzle: board {n} ({e}): the puzzle itself is not a board");
+            Ok(())
+        } else {
+            self.problem(&format!(
+                "board {n} ({e}): the puzzle itself is not a board"
+            ))
+        }
+    }
+
     /// A problem with the inputs themselves (not a verdict on an answer).
     fn problem(&mut self, text: &str) -> Result<()> {
         if self.json {
@@ -222,9 +241,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         let board = match &puzzle.board {
             Ok(b) => b,
             Err(e) => {
-                r.problem(&format!(
-                    "board {n} ({e}): the puzzle itself is not a board"
-                ))?;
+                r.unreadable(n, puzzle.line, answer_line, &e.to_string())?;
                 input_errors += 1;
                 continue;
             }
@@ -243,40 +260,33 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         }
         let solver = solvers.get(board.shape(), true);
         let goal = solvers.goal_for(board.shape());
-        let optimum = || match &solver {
-            // Only a solver whose answer is optimal is run: another would be thrown away.
-            Ok(s) if s.effective_algorithm().is_optimal() => match s.solve(board) {
-                Ok(Outcome::Solved(a)) if a.optimal => Some(a.solution.len()),
-                Ok(_) => None,
-                Err(e) => {
-                    eprintln!("npuzzle: board {n}: no optimum to compare with ({e})");
-                    None
-                }
-            },
-            Err(_) if !solvers.needed(board) => Some(0),
-            other => {
-                if !unexplained.contains(&board.shape()) {
-                    unexplained.push(board.shape());
-                    let why = match other {
-                        Err(e) => e.to_string(),
-                        Ok(_) => "no optimal solver here: check builds only small pattern databases; `npuzzle pdb build --size WxH` makes larger ones".into(),
-                    };
-                    eprintln!(
-                        "npuzzle: {} boards are not compared with the optimum ({why})",
-                        board.shape()
-                    );
-                }
-                None
+        // The library's verdict: compared with the optimum where an optimal method answers
+        // within the limits (no solver was made for a board already at the goal).
+        let verdict = match (&text, &solver) {
+            (None, _) => Verdict::no_answer(missing.unwrap_or("no answer")),
+            (Some(text), Ok(s)) => s.judge(board, text),
+            (Some(text), Err(_)) if !solvers.needed(board) => {
+                Verdict::judge(board, &goal, text, || Some(0))
             }
+            (Some(text), Err(_)) => Verdict::judge(board, &goal, text, || None),
         };
-        let verdict = match (&text, missing) {
-            (Some(text), _) => Verdict::judge(board, &goal, text, optimum),
-            (None, reason) => Verdict::no_answer(reason.unwrap_or("no answer")),
-        };
+        if verdict.finding == Finding::NotCompared && !unexplained.contains(&board.shape()) {
+            unexplained.push(board.shape());
+            let why = match &solver {
+                Err(e) => e.to_string(),
+                Ok(_) => "no optimal answer within the limits here: check builds only small pattern databases; `npuzzle pdb build --size WxH` makes larger ones".into(),
+            };
+            eprintln!(
+                "npuzzle: {} boards are not compared with the optimum ({why})",
+                board.shape()
+            );
+        }
         r.verdict(
             &place,
             puzzle.line,
-            text.is_some().then_some(answer_line),
+            missing
+                .is_none_or(|m| m != "no answer")
+                .then_some(answer_line),
             Some(board),
             &verdict,
         )?;

@@ -11,7 +11,7 @@ use npuzzle::random::random_solvable;
 use npuzzle::solver::batch::{Goals, Solvers};
 use npuzzle::solver::sinks::{Collect, Collected};
 use npuzzle::table::Table;
-use npuzzle::{Algorithm, Board, Shape, SolverBuilder, Use};
+use npuzzle::{Algorithm, Board, Shape, Use};
 use plotters::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -130,7 +130,8 @@ fn run_row(
     };
     // The library's batch on one core: each board searched alone on it, in order; the same
     // rule as `solve` for databases (4×4 `auto`, `pdb`), built only when small.
-    let template = SolverBuilder::new(goals.for_shape(Shape::new(3, 3).expect("3x3")))
+    let template = goals
+        .builder()
         .algorithm(algorithm)
         .heuristic(heuristic)
         .limits(limits.clone())

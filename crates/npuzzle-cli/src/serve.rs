@@ -3,7 +3,6 @@
 use crate::pdb::PdbOptions;
 use anyhow::{Context, Result};
 use clap::Args;
-use npuzzle::Building;
 use npuzzle_web::ServerConfig;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -64,7 +63,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         Vec::new()
     } else {
         args.pdb
-            .source(Building::Quick)
+            .source(npuzzle::Use::Service.building())
             .for_service()
             .context("pattern databases")?
     };

@@ -14,7 +14,7 @@ use npuzzle::near::Effort;
 use npuzzle::search::Limits;
 use npuzzle::solver::batch::{Solvers, Summary};
 use npuzzle::solver::sinks::{Text, TextOptions, TextWriter};
-use npuzzle::{Algorithm, Building, SolverBuilder};
+use npuzzle::{Algorithm, Building};
 use std::io;
 use std::process::ExitCode;
 
@@ -72,7 +72,8 @@ pub struct LimitArgs {
     pub timeout: Option<f64>,
     /// Give up on a board when a search (BFS, bidirectional, A*, greedy) holds more than this
     /// many states (the near-optimal solver's beam stops early instead, and its answer is
-    /// longer); the default keeps memory to a few GB.
+    /// longer); the searches of a batch that run side by side share it (one per thread). The
+    /// default keeps memory to a few GB.
     #[arg(long, value_name = "N", default_value_t = 50_000_000)]
     pub max_stored: u64,
 }
@@ -186,7 +187,8 @@ impl SolverOptions<'_> {
     /// The library's per-shape solvers for these options.
     pub fn solvers(&self) -> Result<Solvers> {
         let goals = self.board.goals()?;
-        let template = SolverBuilder::new(goals.for_shape(npuzzle::Shape::new(3, 3)?))
+        let template = goals
+            .builder()
             .algorithm(self.algorithm)
             .heuristic(self.heuristic)
             .limits(self.limits.clone())
@@ -245,9 +247,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         io::BufWriter::with_capacity(1 << 20, stdout.lock()),
         io::stderr(),
     );
-    let summary = solvers
-        .run(reader, &sink, &mut writer)
-        .context("cannot read the input")?;
+    let summary = solvers.run(reader, &sink, &mut writer)?;
     Ok(exit_code(&summary))
 }
 

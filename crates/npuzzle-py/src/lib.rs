@@ -13,7 +13,7 @@ use npuzzle::judge::Verdict;
 use npuzzle::search::LimitKind;
 use npuzzle::search::Limits;
 use npuzzle::solver::batch::{Goals, Solvers, push_line};
-use npuzzle::solver::sinks::{Collect, Collected, Lengths, length};
+use npuzzle::solver::sinks::{Collect, Collected, length};
 use npuzzle::{
     Algorithm, Answer, Board, Building, Move, Outcome, PdbSource, Record, RecordWithStats, Shape,
     Solution, SolveError, SolverBuilder, Split,
@@ -386,8 +386,9 @@ fn answer_solution(a: &Answer, board: Option<(Py<PyAny>, Shape)>) -> Solution_ {
     }
 }
 
-/// The Python solution of judge letters from a complete table: optimal.
-fn table_solution(moves: String, board: (Py<PyAny>, Shape)) -> Solution_ {
+/// The Python solution of judge letters from a complete table of `states` states: optimal,
+/// with the figures the library gives a table answer.
+fn table_solution(moves: String, board: (Py<PyAny>, Shape), states: u64) -> Solution_ {
     let length = moves.len();
     Solution_ {
         moves,
@@ -400,7 +401,7 @@ fn table_solution(moves: String, board: (Py<PyAny>, Shape)) -> Solution_ {
         stats: Stats {
             expanded: length as u64,
             generated: 0,
-            peak_stored: 0,
+            peak_stored: states,
             elapsed: 0.0,
         },
         board: Some((board.0, board.1.width(), board.1.height())),
@@ -537,7 +538,10 @@ impl Solver {
         }
         let board = (board, self.shape);
         Ok(match item {
-            Collected::Letters(moves) => Py::new(py, table_solution(moves, board))?.into_any(),
+            Collected::Letters(moves) => {
+                let states = self.inner.table().map_or(0, |t| t.reachable_states());
+                Py::new(py, table_solution(moves, board, states))?.into_any()
+            }
             Collected::Solved(a) => Py::new(py, answer_solution(&a, Some(board)))?.into_any(),
             Collected::Unsolvable => py.None(),
             Collected::Unreadable(message) => return fail("bad_board", message, false),
@@ -735,18 +739,9 @@ impl Solver {
             boards,
             errors: failed,
         } = batch_of(py, boards)?;
+        let count = boards.len();
         let lengths = py
-            .detach(|| {
-                let mut out = vec![length::UNREADABLE; boards.len()];
-                for piece in self.batch.run_lines(lines, Some(self.shape), &Lengths)? {
-                    for (line, n) in piece {
-                        if let Some(slot) = out.get_mut(line.wrapping_sub(1)) {
-                            *slot = n;
-                        }
-                    }
-                }
-                Ok::<_, std::io::Error>(out)
-            })
+            .detach(|| self.batch.lengths_lines(lines, count, Some(self.shape)))
             .map_err(value_error)?;
         let mut out = Vec::with_capacity(lengths.len() * 4);
         for (n, error) in lengths.into_iter().zip(failed) {
@@ -761,12 +756,17 @@ impl Solver {
     }
 
     /// The verdict on an answer (judge letters, or `"unsolvable"`) for `board`, compared
-    /// with the optimum where this solver answers from a complete table.
-    fn check(&self, board: &Bound<'_, PyAny>, moves: &str) -> PyResult<CheckResult> {
+    /// with the optimum where this solver's method is optimal (searching, without the GIL,
+    /// within the solver's limits).
+    fn check(
+        &self,
+        py: Python<'_>,
+        board: &Bound<'_, PyAny>,
+        moves: &str,
+    ) -> PyResult<CheckResult> {
         let b = self.board(board)?;
-        Ok(CheckResult {
-            verdict: self.inner.judge(&b, moves),
-        })
+        let verdict = py.detach(|| self.inner.judge_within(&b, moves, &self.limits));
+        Ok(CheckResult { verdict })
     }
 
     /// The first level of a split search: `("solved", Solution)` when the board is solved

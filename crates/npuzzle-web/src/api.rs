@@ -507,7 +507,7 @@ pub struct CheckRequest {
 
 /// `POST /api/check`: the library's verdict (the same as `npuzzle check` and
 /// `npuzzle.check`): is this answer legal, does it reach the goal, is it optimal (compared
-/// where a complete table answers the board)?
+/// where an optimal method answers within the server's budget)?
 pub async fn check(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
@@ -517,5 +517,14 @@ pub async fn check(
     let board = board_of(&state, &req.board, req.width, req.height, "board")?;
     let goal = goal_of(&state, req.goal.as_deref(), &board)?;
     let solver = solver_for(&state, &goal, Algorithm::Auto, None).await?;
-    Ok(Json(solver.judge(&board, &req.moves)))
+    if solver.effective_algorithm() == Algorithm::Table {
+        // A lookup: answered inline.
+        return Ok(Json(solver.judge(&board, &req.moves)));
+    }
+    // The optimum may take a search: in a heavy-work slot, under the server's budget.
+    let verdict = run_heavy(&state, move |limits| {
+        solver.judge_within(&board, &req.moves, &limits)
+    })
+    .await?;
+    Ok(Json(verdict))
 }

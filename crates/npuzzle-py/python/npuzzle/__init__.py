@@ -299,9 +299,10 @@ def check(
     """The verdict on an answer (judge letters, or ``"unsolvable"``): a ``CheckResult`` with
     ``.valid``, ``.finding``, ``.length``, ``.optimal_length``, ``.optimal`` and ``.message``
     (the same verdict as ``npuzzle check`` and ``POST /api/check``; ``.to_dict()`` gives their
-    fields). Boards with a complete table (3x3 and others of at most 10 cells) are compared
-    with the optimum; it unpacks as ``valid, length, message``."""
-    return solver(_size_of(board, size), goal, build="never").check(board, moves)
+    fields). An answer that reaches the goal is compared with the optimum where an optimal
+    method answers (as ``npuzzle check`` does: tables, pattern databases, small ones built
+    when missing); it unpacks as ``valid, length, message``."""
+    return solver(_size_of(board, size), goal).check(board, moves)
 
 
 # The verdict's old name.

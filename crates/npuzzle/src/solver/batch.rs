@@ -13,10 +13,12 @@
 //!
 //! One solver per board shape ([`Solvers`]), made on first use by the [`crate::Plan`]; no
 //! databases are built for a shape whose boards so far were solved already or could not reach
-//! the goal. Inside a batch every search keeps to one core (the batch keeps them all busy) and
-//! the searches running side by side share one stored-state cap; a chunk with a single board
-//! to search gives it every core. A board that cannot be read or solved gets an error reply in
-//! its place, and the batch goes on.
+//! the goal. When a chunk holds enough searches to keep every core busy, each keeps to one
+//! core; a few split over the cores left idle, so that one hard board does not hold up the
+//! rest. The searches running side by side share one stored-state cap. A board that cannot be
+//! read or solved gets an error reply in its place, and the batch goes on. Answers of a chunk
+//! stream out as its searches finish, and whatever was written is flushed whenever the batch
+//! waits (for a search, or for more input); a chunk is read whole before it is answered.
 
 use crate::board::{Board, Shape};
 use crate::judge::{Format, JudgeReader, Puzzle, RawLine, ReaderOptions};
@@ -51,6 +53,12 @@ pub enum Goals {
 }
 
 impl Goals {
+    /// A [`SolverBuilder`] to set options on and hand to [`Solvers::new`] as its template
+    /// (whose goal each shape replaces).
+    pub fn builder(&self) -> SolverBuilder {
+        SolverBuilder::new(self.for_shape(Shape::new(3, 3).expect("3x3 is a board")))
+    }
+
     /// The goal for boards of `shape`.
     pub fn for_shape(&self, shape: Shape) -> Board {
         match self {
@@ -198,22 +206,26 @@ impl Solvers {
             .unwrap_or_default()
     }
 
-    /// The reply for one read board: solved by its shape's solver; a board that needed no
-    /// solver (see [`Solvers::needed`]) is answered without one.
-    fn answer(&self, board: &Board, alone: bool, limits: &Limits) -> Result<Outcome, SolveError> {
-        match self.get(board.shape(), alone) {
-            Ok(s) if alone => s.solve(board),
+    /// The reply for one read board: solved by its shape's solver (on one core, or splitting
+    /// its search over idle cores when `one_core` is false) under `limits`; a board that
+    /// needed no solver (see [`Solvers::needed`]) is answered without one.
+    fn answer(
+        &self,
+        board: &Board,
+        one_core: bool,
+        limits: &Limits,
+    ) -> Result<Outcome, SolveError> {
+        match self.get(board.shape(), !one_core) {
             Ok(s) => s.solve_within(board, limits),
             Err(_) if !self.needed(board) => {
                 let goal = self.goal_for(board.shape());
-                // The method the plan would run (none ran: the board is the goal).
-                let plan = self.template.plan_for(board.shape());
                 Ok(if board == &goal {
+                    // No method had to run: `Auto` says so (a record names none).
                     Outcome::Solved(Answer {
                         solution: Solution::default(),
                         stats: Default::default(),
                         optimal: true,
-                        algorithm: plan.map_or(Algorithm::Auto, |p| p.method),
+                        algorithm: Algorithm::Auto,
                         heuristic: None,
                         databases: None,
                         fallback_after: None,
@@ -226,22 +238,25 @@ impl Solvers {
         }
     }
 
-    /// The limits of one search of a batch: the template's, with the stored-state cap shared
-    /// between the searches that run side by side.
-    fn shared_limits(&self) -> Limits {
-        self.template.limits_ref().share(self.threads())
+    /// The limits of each of `searches` searches of a batch: the template's, with the
+    /// stored-state cap shared between those that run side by side (at most one per thread).
+    fn shared_limits(&self, searches: usize) -> Limits {
+        self.template
+            .limits_ref()
+            .share(searches.clamp(1, self.threads()))
     }
 
     /// Answers every board of `reader`, in order: each reply goes to `sink` (in parallel,
     /// into a piece per task) and each finished piece to `emit` (in input order, on this
-    /// thread, as soon as it and every piece before it are done). Returns the totals, or the
-    /// first error of reading the input or of `emit`.
+    /// thread, as soon as it and every piece before it are done; [`Emit::idle`] whenever the
+    /// batch is about to wait, and at the end). Returns the totals, or the first error of
+    /// reading the input or of `emit` (then the answers still being searched are dropped).
     pub fn run<R, S>(
         &self,
         reader: JudgeReader<R>,
         sink: &S,
         mut emit: impl Emit<S::Piece>,
-    ) -> io::Result<Summary>
+    ) -> Result<Summary, BatchError>
     where
         R: BufRead + Send + 'static,
         S: Sink,
@@ -249,19 +264,30 @@ impl Solvers {
         let reading = *reader.options();
         let letters = sink.takes_letters();
         let (chunks, reader_thread) = read_ahead(reader, letters);
-        let shared = self.shared_limits();
         let mut summary = Summary::default();
-        for message in chunks {
-            let (format, chunk) = message?;
+        loop {
+            // Whatever was written goes out before waiting for more input.
+            let message = match chunks.try_recv() {
+                Ok(m) => m,
+                Err(mpsc::TryRecvError::Disconnected) => break,
+                Err(mpsc::TryRecvError::Empty) => {
+                    emit.idle().map_err(BatchError::Write)?;
+                    match chunks.recv() {
+                        Ok(m) => m,
+                        Err(_) => break,
+                    }
+                }
+            };
+            let (format, chunk) = message.map_err(BatchError::Read)?;
             let run = ChunkRun {
                 solvers: self,
                 sink,
                 format,
-                shared: &shared,
                 reading: &reading,
             };
             run.answer(chunk, &mut summary, &mut emit)?;
         }
+        emit.idle().map_err(BatchError::Write)?;
         let _ = reader_thread.join();
         Ok(summary)
     }
@@ -278,11 +304,7 @@ impl Solvers {
         shape: Option<Shape>,
         sink: &S,
     ) -> io::Result<Vec<S::Piece>> {
-        let mut buf = Vec::with_capacity(texts.iter().map(|t| t.as_ref().len() + 1).sum());
-        for t in texts {
-            push_line(&mut buf, t.as_ref());
-        }
-        self.run_lines(buf, shape, sink)
+        self.run_lines(lines_of(texts), shape, sink)
     }
 
     /// Runs the batch over `lines`, one board per line as [`push_line`] writes them (line
@@ -315,11 +337,7 @@ impl Solvers {
         shape: Option<Shape>,
         sink: crate::solver::sinks::Collect,
     ) -> io::Result<Vec<crate::solver::sinks::Collected>> {
-        let mut buf = Vec::with_capacity(texts.iter().map(|t| t.as_ref().len() + 1).sum());
-        for t in texts {
-            push_line(&mut buf, t.as_ref());
-        }
-        self.collect_lines(buf, texts.len(), shape, sink)
+        self.collect_lines(lines_of(texts), texts.len(), shape, sink)
     }
 
     /// Every board's outcome for `count` boards written by [`push_line`], in order.
@@ -331,19 +349,56 @@ impl Solvers {
         sink: crate::solver::sinks::Collect,
     ) -> io::Result<Vec<crate::solver::sinks::Collected>> {
         use crate::solver::sinks::Collected;
-        let mut out: Vec<Option<Collected>> = (0..count).map(|_| None).collect();
-        for piece in self.run_lines(lines, shape, &sink)? {
+        let out = self.by_line(lines, count, shape, &sink)?;
+        Ok(out
+            .into_iter()
+            .map(|c| c.unwrap_or_else(|| Collected::Unreadable("no answer".into())))
+            .collect())
+    }
+
+    /// Every board's answer length for `count` boards written by [`push_line`], in order
+    /// (see [`Lengths`](crate::solver::sinks::Lengths)).
+    pub fn lengths_lines(
+        &self,
+        lines: Vec<u8>,
+        count: usize,
+        shape: Option<Shape>,
+    ) -> io::Result<Vec<i32>> {
+        use crate::solver::sinks::{Lengths, length};
+        let out = self.by_line(lines, count, shape, &Lengths)?;
+        Ok(out
+            .into_iter()
+            .map(|n| n.unwrap_or(length::UNREADABLE))
+            .collect())
+    }
+
+    /// The items of a sink whose pieces are `(line, item)` lists, each in its board's place.
+    fn by_line<T, S: Sink<Piece = Vec<(usize, T)>>>(
+        &self,
+        lines: Vec<u8>,
+        count: usize,
+        shape: Option<Shape>,
+        sink: &S,
+    ) -> io::Result<Vec<Option<T>>> {
+        let mut out: Vec<Option<T>> = (0..count).map(|_| None).collect();
+        for piece in self.run_lines(lines, shape, sink)? {
             for (line, item) in piece {
                 if let Some(slot) = out.get_mut(line.wrapping_sub(1)) {
                     *slot = Some(item);
                 }
             }
         }
-        Ok(out
-            .into_iter()
-            .map(|c| c.unwrap_or_else(|| Collected::Unreadable("no answer".into())))
-            .collect())
+        Ok(out)
     }
+}
+
+/// `texts` as a batch's input, one per line (see [`push_line`]).
+fn lines_of<T: AsRef<str>>(texts: &[T]) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(texts.iter().map(|t| t.as_ref().len() + 1).sum());
+    for t in texts {
+        push_line(&mut buf, t.as_ref());
+    }
+    buf
 }
 
 /// Appends one board's text to a batch's input as one line (see [`Solvers::run_lines`]): its
@@ -582,18 +637,62 @@ fn hand_over<T: Sync, P: Send>(
     }
 }
 
+/// Searches per thread in a chunk from which each search keeps to one core.
+const ONE_CORE_SEARCHES: usize = 4;
+
+/// How the searches of a chunk run.
+struct Searching {
+    /// Each on one core (else each may split over idle cores).
+    one_core: bool,
+    /// Each one's limits (the stored-state cap shared by those side by side).
+    limits: Limits,
+}
+
+/// Why a batch stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// The input could not be read.
+    #[error("cannot read the input: {0}")]
+    Read(#[source] io::Error),
+    /// The answers could not be written.
+    #[error("cannot write the answers: {0}")]
+    Write(#[source] io::Error),
+}
+
+impl BatchError {
+    /// The underlying error.
+    pub fn io(&self) -> &io::Error {
+        match self {
+            BatchError::Read(e) | BatchError::Write(e) => e,
+        }
+    }
+}
+
+impl From<BatchError> for io::Error {
+    fn from(e: BatchError) -> io::Error {
+        match e {
+            BatchError::Read(e) | BatchError::Write(e) => e,
+        }
+    }
+}
+
 /// One chunk being answered.
 struct ChunkRun<'a, S> {
     solvers: &'a Solvers,
     sink: &'a S,
     format: Option<Format>,
-    shared: &'a Limits,
     reading: &'a ReaderOptions,
 }
 
 impl<S: Sink> ChunkRun<'_, S> {
     /// Adds `puzzle`'s reply to `piece`.
-    fn reply(&self, piece: &mut S::Piece, totals: &mut Summary, puzzle: &Puzzle, alone: bool) {
+    fn reply(
+        &self,
+        piece: &mut S::Piece,
+        totals: &mut Summary,
+        puzzle: &Puzzle,
+        searching: &Searching,
+    ) {
         let reply = match &puzzle.board {
             Err(e) if !puzzle.answerable => {
                 totals.problems += 1;
@@ -610,7 +709,9 @@ impl<S: Sink> ChunkRun<'_, S> {
                 }
             }
             Ok(board) => {
-                let result = self.solvers.answer(board, alone, self.shared);
+                let result = self
+                    .solvers
+                    .answer(board, searching.one_core, &searching.limits);
                 if result.is_ok() {
                     totals.answered += 1;
                 } else {
@@ -627,11 +728,11 @@ impl<S: Sink> ChunkRun<'_, S> {
     }
 
     /// Answers a task of read boards.
-    fn puzzles(&self, task: &[Puzzle], alone: bool) -> Vec<Part<S::Piece>> {
+    fn puzzles(&self, task: &[Puzzle], searching: &Searching) -> Vec<Part<S::Piece>> {
         let mut piece = self.sink.piece(self.format);
         let mut totals = Summary::default();
         for p in task {
-            self.reply(&mut piece, &mut totals, p, alone);
+            self.reply(&mut piece, &mut totals, p, searching);
         }
         vec![Part::Done(piece, totals)]
     }
@@ -639,7 +740,13 @@ impl<S: Sink> ChunkRun<'_, S> {
     /// Answers a task of raw lines: straight from a table where a line is one valid board of
     /// its shape, else through the general reader; boards of shapes without a solver yet are
     /// left for later.
-    fn lines(&self, buf: &[u8], task: &[RawLine], tables: &[Arc<Solver>]) -> Vec<Part<S::Piece>> {
+    fn lines(
+        &self,
+        buf: &[u8],
+        task: &[RawLine],
+        tables: &[Arc<Solver>],
+        searching: &Searching,
+    ) -> Vec<Part<S::Piece>> {
         let mut parts = Vec::new();
         let mut piece = self.sink.piece(self.format);
         let mut totals = Summary::default();
@@ -678,7 +785,7 @@ impl<S: Sink> ChunkRun<'_, S> {
                     parts.push(Part::Done(done, std::mem::take(&mut totals)));
                     parts.push(Part::Later(p));
                 }
-                _ => self.reply(&mut piece, &mut totals, &p, false),
+                _ => self.reply(&mut piece, &mut totals, &p, searching),
             }
         }
         parts.push(Part::Done(piece, totals));
@@ -691,63 +798,92 @@ impl<S: Sink> ChunkRun<'_, S> {
         chunk: Chunk,
         summary: &mut Summary,
         emit: &mut impl Emit<S::Piece>,
-    ) -> io::Result<()> {
-        // Solvers are made here, before the parallel part: for every board read, and for the
-        // first boards of raw lines (most inputs have one size, so that the tasks find its
-        // solver made; a line of another size is left for later by its task).
-        let first: Vec<Puzzle>;
-        let read: &[Puzzle] = match &chunk {
-            Chunk::Puzzles(puzzles) => puzzles,
-            Chunk::Lines(buf, lines) => {
-                first = lines
+    ) -> Result<(), BatchError> {
+        // Raw lines are for table boards. When the first of them need searches, the chunk is
+        // read whole first: parsing is nothing beside searching, and every board is then known.
+        let chunk = match chunk {
+            Chunk::Lines(buf, lines) if self.first_lines_search(&buf, &lines) => Chunk::Puzzles(
+                lines
                     .iter()
-                    .take(16)
-                    .map(|r| self.reading.parse_line(r, buf))
-                    .collect();
-                &first
-            }
+                    .map(|r| self.reading.parse_line(r, &buf))
+                    .collect(),
+            ),
+            chunk => chunk,
         };
-        for p in read {
-            if let Ok(b) = &p.board
-                && self.solvers.needed(b)
-            {
-                self.solvers.prepare(b.shape());
+        // Solvers are made here, before the parallel part (a line of another size among raw
+        // lines is left for later by its task).
+        let searches = match &chunk {
+            Chunk::Puzzles(puzzles) => {
+                for p in puzzles {
+                    if let Ok(b) = &p.board
+                        && self.solvers.needed(b)
+                    {
+                        self.solvers.prepare(b.shape());
+                    }
+                }
+                puzzles.iter().filter(|p| self.searches(p)).count()
             }
-        }
+            Chunk::Lines(..) => 0,
+        };
         let tables = self.solvers.tables();
         // Boards a table answers go many to a task; a board that needs a search gets a task
-        // of its own (they differ a thousandfold in cost, and each answer streams out). Raw
-        // lines are judged by their first boards.
-        let searching = read.iter().any(|p| {
-            p.board.as_ref().is_ok_and(|b| {
-                self.solvers
-                    .get(b.shape(), false)
-                    .is_ok_and(|s| s.effective_algorithm() != Algorithm::Table)
-            })
-        });
-        let task = if searching { 1 } else { TABLE_TASK };
-        // A lone search gets every core.
-        let alone = matches!(&chunk, Chunk::Puzzles(p) if p.len() == 1) && task == 1;
+        // of its own (they differ a thousandfold in cost, and each answer streams out).
+        let task = if searches > 0 { 1 } else { TABLE_TASK };
+        // Searches keep to one core each when there are enough of them to keep every core
+        // busy; a few split over the cores left idle (the engine's parallel split), so that
+        // one hard board at the end does not leave the others waiting. Those running side by
+        // side share the stored-state cap.
+        let threads = self.solvers.threads();
+        let searching = Searching {
+            one_core: searches >= ONE_CORE_SEARCHES * threads,
+            limits: self.solvers.shared_limits(searches),
+        };
+        let later = Searching {
+            one_core: true,
+            limits: self.solvers.shared_limits(threads),
+        };
         let (tx, rx) = mpsc::channel::<Vec<Answered<S::Piece>>>();
         let work = |tx: mpsc::Sender<Vec<Answered<S::Piece>>>| {
             self.solvers.in_pool(|| match &chunk {
                 Chunk::Puzzles(puzzles) => {
-                    hand_over(puzzles, task, &tx, |t| self.puzzles(t, alone))
+                    hand_over(puzzles, task, &tx, |t| self.puzzles(t, &searching))
                 }
                 Chunk::Lines(buf, lines) => {
-                    hand_over(lines, task, &tx, |t| self.lines(buf, t, &tables))
+                    hand_over(lines, task, &tx, |t| self.lines(buf, t, &tables, &later))
                 }
             })
         };
         if task > 1 {
             // Table boards: the chunk takes milliseconds, answered whole and then written.
             work(tx);
-            return self.emit_in_order(rx, summary, emit);
+            return self.emit_in_order(rx, summary, emit, &later);
         }
         // Searches: answered on the pool while this thread writes each answer as it comes.
         std::thread::scope(|scope| {
             scope.spawn(move || work(tx));
-            self.emit_in_order(rx, summary, emit)
+            self.emit_in_order(rx, summary, emit, &later)
+        })
+    }
+
+    /// Whether the first boards of raw lines need a search (not a table lookup).
+    fn first_lines_search(&self, buf: &[u8], lines: &[RawLine]) -> bool {
+        lines.iter().take(16).any(|r| {
+            let p = self.reading.parse_line(r, buf);
+            if let Ok(b) = &p.board
+                && self.solvers.needed(b)
+            {
+                self.solvers.prepare(b.shape());
+            }
+            self.searches(&p)
+        })
+    }
+
+    /// Whether answering `p` runs a search (its shape's solver does not look it up).
+    fn searches(&self, p: &Puzzle) -> bool {
+        p.board.as_ref().is_ok_and(|b| {
+            self.solvers
+                .get(b.shape(), false)
+                .is_ok_and(|s| s.effective_algorithm() != Algorithm::Table)
         })
     }
 
@@ -758,7 +894,8 @@ impl<S: Sink> ChunkRun<'_, S> {
         rx: mpsc::Receiver<Vec<Answered<S::Piece>>>,
         summary: &mut Summary,
         emit: &mut impl Emit<S::Piece>,
-    ) -> io::Result<()> {
+        later: &Searching,
+    ) -> Result<(), BatchError> {
         let mut waiting = BTreeMap::new();
         let mut next = 0;
         let mut failed = None;
@@ -798,7 +935,7 @@ impl<S: Sink> ChunkRun<'_, S> {
                             }
                             let mut piece = self.sink.piece(self.format);
                             let mut totals = Summary::default();
-                            self.reply(&mut piece, &mut totals, &p, false);
+                            self.reply(&mut piece, &mut totals, &p, later);
                             summary.add(totals);
                             piece
                         }
@@ -810,7 +947,7 @@ impl<S: Sink> ChunkRun<'_, S> {
                 }
             }
         }
-        failed.map_or(Ok(()), Err)
+        failed.map_or(Ok(()), |e| Err(BatchError::Write(e)))
     }
 }
 
@@ -989,7 +1126,8 @@ mod tests {
             .on_threads(2)
             .unwrap();
         assert_eq!(two.threads(), 2);
-        assert_eq!(two.shared_limits().max_stored, Some(500));
+        assert_eq!(two.shared_limits(3).max_stored, Some(500));
+        assert_eq!(two.shared_limits(1).max_stored, Some(1000));
         let texts = [
             "1 2 3 4 5 6 7 x 8",
             "8 6 7 2 5 4 3 x 1",

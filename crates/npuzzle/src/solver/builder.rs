@@ -330,8 +330,14 @@ impl SolverBuilder {
         if let Some(set) = given {
             return Ok(Some(set.clone()));
         }
-        if explicit && named.is_none() && !self.loaded.is_empty() && self.source.cache.is_none() {
-            let s = &self.loaded[0];
+        // Databases given for this board size but another goal (and nowhere to find others).
+        let same_size = self
+            .loaded
+            .iter()
+            .find(|s| s.goal().shape() == self.goal.shape());
+        if let Some(s) = same_size.filter(|_| explicit && named.is_none())
+            && self.source.cache.is_none()
+        {
             return Err(SolveError::WrongDatabases {
                 databases: s.goal().to_judge_line(),
                 goal: self.goal.to_judge_line(),

@@ -173,7 +173,7 @@ pub struct Answer {
     pub stats: Stats,
     /// Whether the method guarantees fewest moves.
     pub optimal: bool,
-    /// The method that actually ran (never `Auto`).
+    /// The method that actually ran (`Auto` only when none had to: the board was the goal).
     pub algorithm: Algorithm,
     /// The heuristic it used, if any.
     pub heuristic: Option<HeuristicKind>,
@@ -551,14 +551,21 @@ impl Solver {
     }
 
     /// The verdict on `answer` (judge letters, `unsolvable`) for `board` toward this
-    /// solver's goal, compared with the optimum when the solver answers from a complete table
-    /// (one lookup; no search is started to judge an answer here).
+    /// solver's goal (see [`Verdict::judge`]), under the solver's limits.
     pub fn judge(&self, board: &Board, answer: &str) -> Verdict {
-        let optimum = || {
-            self.table()
-                .filter(|_| self.method == Algorithm::Table)
-                .and_then(|t| t.distance(board))
-                .map(usize::from)
+        self.judge_within(board, answer, &self.limits)
+    }
+
+    /// The verdict on `answer` under `limits`: an answer that reaches the goal is compared
+    /// with the optimum when this solver's method is optimal (a table lookup, or a search
+    /// within `limits`; a search that runs out leaves it not compared).
+    pub fn judge_within(&self, board: &Board, answer: &str, limits: &Limits) -> Verdict {
+        let optimum = || match self.method.is_optimal() {
+            false => None,
+            true => match self.solve_within(board, limits) {
+                Ok(Outcome::Solved(a)) if a.optimal => Some(a.solution.len()),
+                _ => None,
+            },
         };
         Verdict::judge(board, &self.goal, answer, optimum)
     }

@@ -87,25 +87,21 @@ impl Plan {
             databases,
         })
     }
-
-    /// Whether answers of this plan are guaranteed to have the fewest moves.
-    pub fn optimal(&self) -> bool {
-        self.method.is_optimal()
-    }
 }
 
 /// Who makes a solver, which decides whether pattern databases that are not cached may be
 /// built (see [`Use::building`]): the same policy wherever the same kind of caller is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Use {
-    /// The command line's `solve`, `compare` and `bench`: builds whatever is needed, with a
-    /// notice of the size and time first (minutes and 510 MB for 5×5, once).
+    /// The command line's `solve` and `bench`: builds whatever is needed, with a notice of
+    /// the size and time first (minutes and 510 MB for 5×5, once).
     Command,
-    /// Judging answers (`npuzzle check`): comparing with the optimum must not start a
-    /// minutes-long build, so only small databases are built.
+    /// Judging answers (`npuzzle check`) and comparing methods (`npuzzle compare`): neither
+    /// must start a minutes-long build, so only small databases are built.
     Check,
-    /// A long-running service (the web server): loads what is cached at start-up, builds
-    /// only 4×4's small databases then, never on a request.
+    /// A long-running service (the web server): loads what is cached at start-up, and builds
+    /// only small databases then (4×4's, seconds; see `PdbSource::for_service`), never on a
+    /// request.
     Service,
     /// A library or Python caller: cached databases, and small ones built (seconds); larger
     /// ones only when asked for explicitly.
@@ -117,8 +113,7 @@ impl Use {
     pub fn building(self) -> Building {
         match self {
             Use::Command => Building::Always,
-            Use::Check | Use::Library => Building::Quick,
-            Use::Service => Building::Never,
+            Use::Check | Use::Library | Use::Service => Building::Quick,
         }
     }
 }
@@ -232,6 +227,6 @@ mod tests {
         assert_eq!(Use::Command.building(), Building::Always);
         assert_eq!(Use::Check.building(), Building::Quick);
         assert_eq!(Use::Library.building(), Building::Quick);
-        assert_eq!(Use::Service.building(), Building::Never);
+        assert_eq!(Use::Service.building(), Building::Quick);
     }
 }

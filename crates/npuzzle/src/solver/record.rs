@@ -1,11 +1,12 @@
 //! The one serializable record of a solved board: the same field names and values in
-//! `npuzzle solve --format jsonl`, `POST /api/solve` and Python's `Solution.to_dict()`. Front
+//! `npuzzle solve --format jsonl`, `POST /api/solve` (which answers a board that cannot reach
+//! the goal with a 422 error instead) and Python's `Solution.to_dict()`. Front
 //! ends may wrap it in their own envelope (`line`, `stats`, `error`, `note`) but never rename
 //! a field of it.
 
 use crate::board::Board;
 use crate::search::Stats;
-use crate::solver::{Answer, Outcome};
+use crate::solver::{Algorithm, Answer, Outcome};
 use serde::Serialize;
 
 /// One board's answer, as every front end writes it.
@@ -69,7 +70,8 @@ impl Record {
             tiles: Some(a.solution.to_tile_notation()),
             length: Some(a.solution.len()),
             optimal: Some(a.optimal),
-            algorithm: Some(a.algorithm.name()),
+            // `Auto` in an answer: no method had to run (the board was the goal).
+            algorithm: (a.algorithm != Algorithm::Auto).then(|| a.algorithm.name()),
             heuristic: a.heuristic.map(|h| h.name()),
             databases: a.databases.clone(),
             fallback_after: a.fallback_after.map(|k| k.name()),
