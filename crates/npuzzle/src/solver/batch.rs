@@ -652,10 +652,10 @@ struct Searching {
 #[derive(Debug, thiserror::Error)]
 pub enum BatchError {
     /// The input could not be read.
-    #[error("cannot read the input: {0}")]
+    #[error("cannot read the input")]
     Read(#[source] io::Error),
     /// The answers could not be written.
-    #[error("cannot write the answers: {0}")]
+    #[error("cannot write the answers")]
     Write(#[source] io::Error),
 }
 
