@@ -155,11 +155,17 @@ impl<W: Write> Report<W> {
     /// A puzzle that is not a board: reported in its place (a JSON line with an `error`).
     fn unreadable(&mut self, n: usize, line: usize, answers_line: usize, e: &str) -> Result<()> {
         if self.json {
-            let j = serde_json::json!({
-                "line": line,
-                "answers_line": answers_line,
-                "error": format!("the puzzle itself is not a board: {e}"),
-            });
+            #[derive(Serialize)]
+            struct Unreadable {
+                line: usize,
+                answers_line: usize,
+                error: String,
+            }
+            let j = Unreadable {
+                line,
+                answers_line,
+                error: format!("the puzzle itself is not a board: {e}"),
+            };
             serde_json::to_writer(&mut self.out, &j)?;
             writeln!(self.out)?;
             eprintln!("npuzzle: board {n} ({e}): the puzzle itself is not a board");
