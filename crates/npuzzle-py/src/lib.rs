@@ -689,6 +689,12 @@ impl Solver {
             boards,
             errors,
         } = batch_of(py, boards)?;
+        if !keep_going
+            && let Some((i, Some(e))) = errors.iter().enumerate().find(|(_, e)| e.is_some())
+        {
+            // A board that is not even text fails the batch before anything is solved.
+            return Err(value_error(format!("board {i}: {e}")));
+        }
         let (count, shape) = (boards.len(), Some(self.shape));
         let collected = py
             .detach(|| {

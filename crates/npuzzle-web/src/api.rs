@@ -20,7 +20,6 @@ use npuzzle::names::NameError;
 use npuzzle::search::{LimitKind, Limits, SearchError, Stats};
 use npuzzle::{Algorithm, Board, Outcome, Record, Shape, SolveError, Solver, SolverBuilder};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -248,59 +247,9 @@ pub struct SolverKey {
     heuristic: Option<HeuristicKind>,
 }
 
-/// Solvers kept between requests (with their tables): the ones made at start-up always, and
-/// the [`CACHED_SOLVERS`] most recently used others.
-#[derive(Default)]
-pub struct SolverCache {
-    solvers: HashMap<SolverKey, Cached>,
-    clock: u64,
-}
-
-struct Cached {
-    solver: Arc<Solver>,
-    used: u64,
-    pinned: bool,
-}
-
-/// Solvers made on request that stay cached (a custom goal on a board of 10 cells holds a
-/// table of 1.8 M entries).
+/// Solvers made on request that stay cached besides the ones made at start-up (a custom goal
+/// on a board of 10 cells holds a table of 1.8 M entries).
 pub const CACHED_SOLVERS: usize = 8;
-
-impl SolverCache {
-    fn get(&mut self, key: &SolverKey) -> Option<Arc<Solver>> {
-        self.clock += 1;
-        let c = self.solvers.get_mut(key)?;
-        c.used = self.clock;
-        Some(c.solver.clone())
-    }
-
-    fn insert(&mut self, key: SolverKey, solver: Arc<Solver>, pinned: bool) {
-        self.clock += 1;
-        if !pinned && !self.solvers.contains_key(&key) {
-            while self.solvers.values().filter(|c| !c.pinned).count() >= CACHED_SOLVERS {
-                let oldest = self
-                    .solvers
-                    .iter()
-                    .filter(|(_, c)| !c.pinned)
-                    .min_by_key(|(_, c)| c.used)
-                    .map(|(k, _)| k.clone());
-                match oldest {
-                    Some(k) => self.solvers.remove(&k),
-                    None => break,
-                };
-            }
-        }
-        let used = self.clock;
-        self.solvers.insert(
-            key,
-            Cached {
-                solver,
-                used,
-                pinned,
-            },
-        );
-    }
-}
 
 /// Makes the solver for `key`; may build a table (up to about a second on 10 cells), so it
 /// runs in a heavy-work slot except at start-up.

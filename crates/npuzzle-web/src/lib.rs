@@ -27,6 +27,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use npuzzle::heuristic::pdb_set::PdbSet;
+use npuzzle::solver::cache::SolverCache;
 use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -92,7 +93,7 @@ pub struct AppState {
     /// The configuration.
     pub config: ServerConfig,
     /// Solvers by goal and method, made on first use.
-    pub(crate) solvers: Mutex<api::SolverCache>,
+    pub(crate) solvers: Mutex<SolverCache<api::SolverKey>>,
     /// Slots for heavy work (searches and table builds).
     pub(crate) heavy: Arc<Semaphore>,
 }
@@ -103,7 +104,7 @@ impl AppState {
         let state = Arc::new(AppState {
             heavy: Arc::new(Semaphore::new(config.heavy_solves.max(1))),
             config,
-            solvers: Mutex::new(api::SolverCache::default()),
+            solvers: Mutex::new(SolverCache::new(api::CACHED_SOLVERS)),
         });
         // Warm the 3×3 table (milliseconds) so the first request is as fast as the rest.
         if let Ok(shape) = npuzzle::Shape::new(3, 3) {

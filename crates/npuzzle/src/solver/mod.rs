@@ -38,6 +38,7 @@ use std::sync::Arc;
 
 pub mod batch;
 pub mod builder;
+pub mod cache;
 pub mod plan;
 pub mod record;
 pub mod sinks;
