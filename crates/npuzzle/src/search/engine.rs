@@ -285,6 +285,22 @@ struct Item<S> {
     path: Vec<Move>,
 }
 
+impl<S> Item<S> {
+    /// The search's root: `start` as the evaluator sees it.
+    fn root<E: Evaluator<State = S>>(eval: &E, start: &Board) -> Item<S> {
+        let cells = Cells::of(start);
+        let (state, h) = eval.root(&cells);
+        Item {
+            cells,
+            state,
+            g: 0,
+            h,
+            seq: START,
+            path: Vec::new(),
+        }
+    }
+}
+
 /// One breadth-first level below `items`: every child not pruned by the move automaton, in
 /// order. Under a `bound` a child whose estimate exceeds it is left out and lowers
 /// `next_bound` instead (a split search's first levels); without one every child is kept
@@ -319,23 +335,21 @@ fn expand_level<E: Evaluator>(
                 to: blank,
                 mi,
             };
+            let probed = eval.probe(&it.state, &it.cells, it.h, slide, limit);
+            if let (Err(lower), true) = (&probed, bound.is_some()) {
+                *next_bound = (*next_bound).min(it.g + 1 + lower);
+                continue;
+            }
             let mut child = it.clone();
-            match eval.probe(&it.state, &it.cells, it.h, slide, limit) {
-                Err(lower) if bound.is_some() => {
-                    *next_bound = (*next_bound).min(it.g + 1 + lower);
-                    continue;
-                }
-                // An evaluator that refuses even the largest limit: the child is
-                // evaluated whole (no panic on this path).
-                Err(_) => {
-                    child.cells.slide(tile, from, blank);
-                    (child.state, child.h) = eval.root(&child.cells);
-                }
+            child.cells.slide(tile, from, blank);
+            match probed {
                 Ok((h, change)) => {
                     eval.enter(&mut child.state, &change);
-                    child.cells.slide(tile, from, blank);
                     child.h = h;
                 }
+                // An evaluator that refuses even the largest limit: the child is evaluated
+                // whole (no panic on this path).
+                Err(_) => (child.state, child.h) = eval.root(&child.cells),
             }
             child.g += 1;
             child.seq = seq;
@@ -372,16 +386,8 @@ pub fn run<E: Evaluator>(
 ) -> Result<Found, SearchError> {
     let shape = engine_shape(start)?;
     let sh = Shared::new(eval, shape, pruner, limits);
-    let cells = Cells::of(start);
-    let (state, h0) = eval.root(&cells);
-    let root = Item {
-        cells,
-        state,
-        g: 0,
-        h: h0,
-        seq: START,
-        path: Vec::new(),
-    };
+    let root = Item::root(eval, start);
+    let h0 = root.h;
     let threads = if parallel {
         rayon::current_num_threads()
     } else {
@@ -594,16 +600,9 @@ pub fn frontier<E: Evaluator>(
     let shape = engine_shape(start)?;
     let limits = Limits::default();
     let sh = Shared::new(eval, shape, pruner, &limits);
-    let cells = Cells::of(start);
-    let (state, h0) = eval.root(&cells);
-    let mut level = vec![Item {
-        cells,
-        state,
-        g: 0,
-        h: h0,
-        seq: START,
-        path: Vec::new(),
-    }];
+    let root = Item::root(eval, start);
+    let h0 = root.h;
+    let mut level = vec![root];
     let (mut unused_bound, mut unused_stats) = (u32::MAX, Stats::default());
     for _ in 0..depth {
         if let Some(goal) = level.iter().find(|n| n.h == 0) {
