@@ -202,24 +202,7 @@ impl SolverOptions<'_> {
 /// Runs `npuzzle solve`.
 pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let limits = args.limits.to_limits()?;
-    if let (Some(partition), Some(h)) = (&args.pdb.pdb, args.heuristic)
-        && h.kind() != HeuristicKind::Pdb
-    {
-        eprintln!(
-            "npuzzle: warning: --pdb {partition} is not used: --heuristic {} searches without pattern databases",
-            h.kind().name()
-        );
-    }
     let effort = Effort::new(args.effort).context("--effort is 1 to 5")?;
-    let near_runs =
-        args.fallback || matches!(args.algorithm, AlgorithmArg::Near | AlgorithmArg::Auto);
-    if args.effort != 1 && !near_runs {
-        eprintln!(
-            "npuzzle: warning: --effort {} is not used: --algorithm {} never runs the near-optimal solver (add --fallback for searches that hit a limit)",
-            args.effort,
-            args.algorithm.algorithm().name()
-        );
-    }
     let solvers = SolverOptions {
         board: &args.board,
         algorithm: args.algorithm.algorithm(),
@@ -232,6 +215,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     }
     .solvers()?
     .on_threads(args.threads as usize)?;
+    for unused in solvers.template().unused_options() {
+        eprintln!("npuzzle: warning: {unused}");
+    }
     let source = input::from_arguments(&args.input)?;
     let arguments = source.is_arguments();
     let reader = input::judge_reader(source.into_input(), &args.board)?;

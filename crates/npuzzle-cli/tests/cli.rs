@@ -827,7 +827,7 @@ fn fallback_and_effort_from_the_command_line() {
     );
     assert!(o.status.success());
     assert!(
-        stderr(&o).contains("--effort 3 is not used"),
+        stderr(&o).contains("effort 3 is not used"),
         "{}",
         stderr(&o)
     );

@@ -603,6 +603,15 @@ impl Solver {
             .pdb_source(source)
             .single_thread(single_thread)
             .effort(effort);
+        for unused in builder.unused_options() {
+            let message = std::ffi::CString::new(unused).unwrap_or_default();
+            PyErr::warn(
+                py,
+                &py.get_type::<pyo3::exceptions::PyUserWarning>(),
+                &message,
+                1,
+            )?;
+        }
         // Building tables or databases can take seconds: without the GIL.
         let batch = Solvers::new(Goals::Fixed(goal), builder);
         let inner = py

@@ -140,6 +140,11 @@ impl Solvers {
         self.goals.for_shape(shape)
     }
 
+    /// The settings every solver of the batch is made from.
+    pub fn template(&self) -> &SolverBuilder {
+        &self.template
+    }
+
     /// Whether a solver for `shape` has been made (or failed to be).
     pub fn is_prepared(&self, shape: Shape) -> bool {
         self.by_shape.read().is_ok_and(|m| m.contains_key(&shape))

@@ -291,6 +291,31 @@ impl SolverBuilder {
         self
     }
 
+    /// The options given that no solver of these settings will use, each as a sentence for
+    /// people (a named partition with a heuristic other than `pdb`; an effort other than the
+    /// least when the near-optimal solver never runs), so that every front end can say so.
+    pub fn unused_options(&self) -> Vec<String> {
+        let mut unused = Vec::new();
+        if let (Some(partition), Some(h)) = (&self.source.partition, self.heuristic)
+            && h != HeuristicKind::Pdb
+        {
+            unused.push(format!(
+                "the partition {partition} is not used: the heuristic {} searches without pattern databases",
+                h.name()
+            ));
+        }
+        let near_runs =
+            self.fallback || matches!(self.algorithm, Algorithm::Near | Algorithm::Auto);
+        if self.effort != Effort::default() && !near_runs {
+            unused.push(format!(
+                "effort {} is not used: the algorithm {} never runs the near-optimal solver (unless a fallback is asked for searches that hit a limit)",
+                self.effort.level(),
+                self.algorithm.name()
+            ));
+        }
+        unused
+    }
+
     /// The plan for boards of `shape` without pattern databases (what would run for them
     /// before any database is loaded).
     pub fn plan_for(&self, shape: Shape) -> Result<Plan, SolveError> {
