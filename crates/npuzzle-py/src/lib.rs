@@ -13,6 +13,7 @@ use npuzzle::judge::Verdict;
 use npuzzle::search::LimitKind;
 use npuzzle::search::Limits;
 use npuzzle::solver::batch::{Goals, Solvers, push_line};
+use npuzzle::solver::cache::SolverCache;
 use npuzzle::solver::sinks::{Collect, Collected, length};
 use npuzzle::{
     Algorithm, Answer, Board, Building, Move, Outcome, PdbSource, Record, RecordWithStats, Shape,
@@ -1132,6 +1133,35 @@ fn rank(board: &Bound<'_, PyAny>, size: Option<&Bound<'_, PyAny>>) -> PyResult<u
     Ok(npuzzle::rank::rank(&cells))
 }
 
+/// The solvers `npuzzle.solver` keeps (the library's solver cache), by the text of their
+/// options.
+static SOLVERS: std::sync::Mutex<Option<SolverCache<String, Arc<Py<Solver>>>>> =
+    std::sync::Mutex::new(None);
+
+/// Solvers `npuzzle.solver` keeps besides none pinned.
+const CACHED_SOLVERS: usize = 8;
+
+/// The kept solver for these options (`key`: their text), if any.
+#[pyfunction]
+fn cached_solver(py: Python<'_>, key: String) -> Option<Py<Solver>> {
+    let mut cache = SOLVERS.lock().ok()?;
+    cache
+        .get_or_insert_with(|| SolverCache::new(CACHED_SOLVERS))
+        .get(&key)
+        .map(|s| s.clone_ref(py))
+}
+
+/// Keeps `solver` for these options (`key`: their text), dropping the least recently used
+/// beyond a few.
+#[pyfunction]
+fn keep_solver(key: String, solver: Py<Solver>) {
+    if let Ok(mut cache) = SOLVERS.lock() {
+        cache
+            .get_or_insert_with(|| SolverCache::new(CACHED_SOLVERS))
+            .insert(key, Arc::new(solver), false);
+    }
+}
+
 /// The native module.
 #[pymodule]
 fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -1146,5 +1176,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scramble, m)?)?;
     m.add_function(wrap_pyfunction!(distance_table_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rank, m)?)?;
+    m.add_function(wrap_pyfunction!(cached_solver, m)?)?;
+    m.add_function(wrap_pyfunction!(keep_solver, m)?)?;
     Ok(())
 }

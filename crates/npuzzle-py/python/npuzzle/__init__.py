@@ -17,8 +17,6 @@ and single hard searches over a Ray cluster.
 from __future__ import annotations
 
 import numbers
-import threading
-from collections import OrderedDict
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple, Union
 
 if TYPE_CHECKING:
@@ -31,8 +29,10 @@ from ._npuzzle import (
     Solution,
     Solver,
     Stats,
+    cached_solver as _cached_solver,
     distance_table_bytes as _distance_table_bytes,
     is_solvable as _is_solvable,
+    keep_solver as _keep_solver,
     rank as _rank,
     scramble as _scramble,
 )
@@ -61,11 +61,6 @@ __all__ = [
 Board = Union[str, Sequence[int]]
 Size = Union[str, int, Tuple[int, int]]
 
-# Solvers made by `solve` and `solve_many`, by size, goal and options (a few: each may hold a
-# table or pattern databases).
-_SOLVERS: "OrderedDict[tuple, Solver]" = OrderedDict()
-_SOLVERS_LOCK = threading.Lock()
-_CACHED_SOLVERS = 8
 
 
 def _size_of(board: Board, size: Optional[Size]) -> Size:
@@ -151,11 +146,10 @@ def solver(
         _key(size), _key(goal), algorithm, heuristic, pdb_dir, partition, build, timeout, max_nodes,
         single_thread, effort,
     )
-    with _SOLVERS_LOCK:
-        found = _SOLVERS.get(key)
-        if found is not None:
-            _SOLVERS.move_to_end(key)
-            return found
+    # The library's solver cache (a few: each may hold a table or pattern databases).
+    found = _cached_solver(repr(key))
+    if found is not None:
+        return found
     made = Solver(
         size,
         goal=goal,
@@ -169,10 +163,7 @@ def solver(
         single_thread=single_thread,
         effort=effort,
     )
-    with _SOLVERS_LOCK:
-        _SOLVERS[key] = made
-        while len(_SOLVERS) > _CACHED_SOLVERS:
-            _SOLVERS.popitem(last=False)
+    _keep_solver(repr(key), made)
     return made
 
 

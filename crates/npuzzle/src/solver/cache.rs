@@ -1,30 +1,32 @@
 //! Solvers kept between requests: the ones made for good (pinned) and the most recently used
 //! few others, each holding its tables and databases. One cache for every long-lived caller
-//! that makes solvers on demand for many goals and options (the web server).
+//! that makes solvers on demand for many goals and options (the web server, and the Python
+//! package's `npuzzle.solver`, which keeps its own wrappers of solvers in it).
 
 use crate::solver::Solver;
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::Arc;
 
-/// Solvers by key: pinned ones always, and the `capacity` most recently used others.
+/// Solvers (or what holds them, `V`) by key: pinned ones always, and the `capacity` most
+/// recently used others.
 #[derive(Debug)]
-pub struct SolverCache<K> {
-    solvers: HashMap<K, Cached>,
+pub struct SolverCache<K, V = Arc<Solver>> {
+    solvers: HashMap<K, Cached<V>>,
     clock: u64,
     capacity: usize,
 }
 
 #[derive(Debug)]
-struct Cached {
-    solver: Arc<Solver>,
+struct Cached<V> {
+    solver: V,
     used: u64,
     pinned: bool,
 }
 
-impl<K: Eq + Hash + Clone> SolverCache<K> {
+impl<K: Eq + Hash + Clone, V: Clone> SolverCache<K, V> {
     /// A cache keeping `capacity` solvers besides the pinned ones.
-    pub fn new(capacity: usize) -> SolverCache<K> {
+    pub fn new(capacity: usize) -> SolverCache<K, V> {
         SolverCache {
             solvers: HashMap::new(),
             clock: 0,
@@ -33,7 +35,7 @@ impl<K: Eq + Hash + Clone> SolverCache<K> {
     }
 
     /// The solver for `key`, if kept (it becomes the most recently used).
-    pub fn get(&mut self, key: &K) -> Option<Arc<Solver>> {
+    pub fn get(&mut self, key: &K) -> Option<V> {
         self.clock += 1;
         let c = self.solvers.get_mut(key)?;
         c.used = self.clock;
@@ -42,7 +44,7 @@ impl<K: Eq + Hash + Clone> SolverCache<K> {
 
     /// Keeps `solver` for `key`: for good when `pinned`, else until it is the least recently
     /// used of more than the capacity.
-    pub fn insert(&mut self, key: K, solver: Arc<Solver>, pinned: bool) {
+    pub fn insert(&mut self, key: K, solver: V, pinned: bool) {
         self.clock += 1;
         if !pinned && !self.solvers.contains_key(&key) {
             while self.solvers.values().filter(|c| !c.pinned).count() >= self.capacity {
@@ -88,7 +90,7 @@ mod tests {
     #[test]
     fn keeps_the_pinned_and_the_most_recently_used() {
         let solver = Arc::new(Solver::for_goal(Board::goal(Shape::new(2, 2).unwrap())).unwrap());
-        let mut c = SolverCache::new(2);
+        let mut c: SolverCache<i32> = SolverCache::new(2);
         c.insert(0, solver.clone(), true);
         c.insert(1, solver.clone(), false);
         c.insert(2, solver.clone(), false);
