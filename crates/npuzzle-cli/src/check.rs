@@ -256,10 +256,11 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             "board {n} (puzzles line {}, answers line {answer_line})",
             puzzle.line
         );
-        let (text, missing) = match answer {
-            AnswerLine::End => (None, Some("no answer")),
-            AnswerLine::TooLong => (None, Some("answer line too long")),
-            AnswerLine::Text(s) => (Some(s), None),
+        // The answer, or why there is none, and the answers line it is on.
+        let (text, answers_line) = match answer {
+            AnswerLine::End => (Err("no answer"), None),
+            AnswerLine::TooLong => (Err("answer line too long"), Some(answer_line)),
+            AnswerLine::Text(s) => (Ok(s), Some(answer_line)),
         };
         if solvers.needed(board) {
             solvers.prepare(board.shape());
@@ -269,12 +270,13 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         // The library's verdict: compared with the optimum where an optimal method answers
         // within the limits (no solver was made for a board already at the goal).
         let verdict = match (&text, &solver) {
-            (None, _) => Verdict::no_answer(missing.unwrap_or("no answer")),
-            (Some(text), Ok(s)) => s.judge(board, text),
-            (Some(text), Err(_)) if !solvers.needed(board) => {
+            (Err(why), _) => Verdict::no_answer(why),
+            (Ok(text), Ok(s)) => s.judge(board, text),
+            // Only the goal itself, of the boards that need no solver, has moves to compare.
+            (Ok(text), Err(_)) if !solvers.needed(board) => {
                 Verdict::judge(board, &goal, text, || Some(0))
             }
-            (Some(text), Err(_)) => Verdict::judge(board, &goal, text, || None),
+            (Ok(text), Err(_)) => Verdict::judge(board, &goal, text, || None),
         };
         if verdict.finding == Finding::NotCompared && !unexplained.contains(&board.shape()) {
             unexplained.push(board.shape());
@@ -287,15 +289,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 board.shape()
             );
         }
-        r.verdict(
-            &place,
-            puzzle.line,
-            missing
-                .is_none_or(|m| m != "no answer")
-                .then_some(answer_line),
-            Some(board),
-            &verdict,
-        )?;
+        r.verdict(&place, puzzle.line, answers_line, Some(board), &verdict)?;
     }
     let mut extra = 0usize;
     loop {

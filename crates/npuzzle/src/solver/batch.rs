@@ -29,6 +29,7 @@ use crate::table::Table;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::io::{self, BufRead};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, RwLock, mpsc};
 
 /// Boards read per chunk.
@@ -79,12 +80,15 @@ pub struct Solvers {
     pool: Option<Arc<rayon::ThreadPool>>,
 }
 
-/// A solver made for one shape: for a board alone, and for boards side by side in a batch (one
-/// core each).
+/// The solver made for one shape (or why it could not be).
+type Made = Result<Pair, SolveError>;
+
+/// One shape's solver: for a board searched alone (splitting over every core), and the same
+/// solver keeping each search on one core (for boards side by side in a batch).
 #[derive(Clone)]
-struct Made {
-    alone: Result<Arc<Solver>, SolveError>,
-    in_batch: Option<Arc<Solver>>,
+struct Pair {
+    alone: Arc<Solver>,
+    one_core: Arc<Solver>,
 }
 
 impl Solvers {
@@ -167,13 +171,12 @@ impl Solvers {
             return;
         }
         let builder = self.template.clone().goal(self.goal_for(shape));
-        let alone = self.in_pool(|| builder.build()).map(Arc::new);
-        let in_batch = alone
-            .as_ref()
-            .ok()
-            .map(|s| Arc::new((**s).clone().with_single_thread(true)));
+        let made = self.in_pool(|| builder.build()).map(|s| Pair {
+            one_core: Arc::new(s.clone().with_single_thread(true)),
+            alone: Arc::new(s),
+        });
         if let Ok(mut m) = self.by_shape.write() {
-            m.entry(shape).or_insert(Made { alone, in_batch });
+            m.entry(shape).or_insert(made);
         }
     }
 
@@ -186,11 +189,8 @@ impl Solvers {
             .ok()
             .and_then(|m| m.get(&shape).cloned());
         match made {
-            Some(Made { alone: Err(e), .. }) => Err(e),
-            Some(Made {
-                alone: Ok(s),
-                in_batch,
-            }) => Ok(if alone { s } else { in_batch.unwrap_or(s) }),
+            Some(Err(e)) => Err(e),
+            Some(Ok(pair)) => Ok(if alone { pair.alone } else { pair.one_core }),
             None => Err(SolveError::Search(SearchError::Unsupported(format!(
                 "no solver prepared for {shape} boards"
             )))),
@@ -203,7 +203,7 @@ impl Solvers {
             .read()
             .map(|m| {
                 m.values()
-                    .filter_map(|s| s.alone.as_ref().ok())
+                    .filter_map(|made| made.as_ref().ok().map(|p| &p.alone))
                     .filter(|s| s.table().is_some() && s.effective_algorithm() == Algorithm::Table)
                     .cloned()
                     .collect()
@@ -839,13 +839,20 @@ impl<S: Sink> ChunkRun<'_, S> {
         // one hard board at the end does not leave the others waiting. Those running side by
         // side share the stored-state cap.
         let threads = self.solvers.threads();
+        // Should the answers no longer be wanted (the output closed), the chunk's searches
+        // stop (unless the caller cancels them by its own flag).
+        let stop = Arc::new(AtomicBool::new(false));
+        let with_stop = |mut limits: Limits| {
+            limits.cancel.get_or_insert_with(|| stop.clone());
+            limits
+        };
         let searching = Searching {
             one_core: searches >= ONE_CORE_SEARCHES * threads,
-            limits: self.solvers.shared_limits(searches),
+            limits: with_stop(self.solvers.shared_limits(searches)),
         };
         let later = Searching {
             one_core: true,
-            limits: self.solvers.shared_limits(threads),
+            limits: with_stop(self.solvers.shared_limits(threads)),
         };
         let (tx, rx) = mpsc::channel::<Vec<Answered<S::Piece>>>();
         let work = |tx: mpsc::Sender<Vec<Answered<S::Piece>>>| {
@@ -861,12 +868,12 @@ impl<S: Sink> ChunkRun<'_, S> {
         if task > 1 {
             // Table boards: the chunk takes milliseconds, answered whole and then written.
             work(tx);
-            return self.emit_in_order(rx, summary, emit, &later);
+            return self.emit_in_order(rx, summary, emit, &later, &stop);
         }
         // Searches: answered on the pool while this thread writes each answer as it comes.
         std::thread::scope(|scope| {
             scope.spawn(move || work(tx));
-            self.emit_in_order(rx, summary, emit, &later)
+            self.emit_in_order(rx, summary, emit, &later, &stop)
         })
     }
 
@@ -900,6 +907,7 @@ impl<S: Sink> ChunkRun<'_, S> {
         summary: &mut Summary,
         emit: &mut impl Emit<S::Piece>,
         later: &Searching,
+        stop: &AtomicBool,
     ) -> Result<(), BatchError> {
         let mut waiting = BTreeMap::new();
         let mut next = 0;
@@ -913,6 +921,7 @@ impl<S: Sink> ChunkRun<'_, S> {
                         && let Err(e) = emit.idle()
                     {
                         failed = Some(e);
+                        stop.store(true, Ordering::Relaxed);
                     }
                     match rx.recv() {
                         Ok(a) => a,
@@ -947,6 +956,7 @@ impl<S: Sink> ChunkRun<'_, S> {
                     };
                     if let Err(e) = emit.piece(piece) {
                         failed = Some(e);
+                        stop.store(true, Ordering::Relaxed);
                         break;
                     }
                 }
