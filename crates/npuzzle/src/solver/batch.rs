@@ -1187,4 +1187,29 @@ mod tests {
         );
         assert_eq!((summary.answered, summary.failures), (2, 1));
     }
+
+    /// An output that fails ends the batch with a write error (its searches are stopped).
+    #[test]
+    fn a_failing_output_is_a_write_error() {
+        let goal = Board::goal(Shape::new(4, 3).unwrap());
+        let texts: Vec<String> = ["1 2 3 4 5 6 7 8 9 10 x 11"; 40]
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
+        let solvers = Solvers::new(Goals::Standard, SolverBuilder::new(goal.clone()));
+        let reader = JudgeReader::new(
+            io::Cursor::new(lines_of(&texts)),
+            ReaderOptions {
+                shape: Some(goal.shape()),
+                ..ReaderOptions::default()
+            },
+        );
+        let e = solvers
+            .run(reader, &Collect::default(), |_| -> io::Result<()> {
+                Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"))
+            })
+            .unwrap_err();
+        assert!(matches!(e, BatchError::Write(_)), "{e:?}");
+        assert_eq!(e.io().kind(), io::ErrorKind::BrokenPipe);
+    }
 }
