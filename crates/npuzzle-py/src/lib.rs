@@ -892,10 +892,10 @@ impl Solver {
             .detach(|| self.inner.search_subtrees(&b, &paths, bound, &limits))
             .map_err(solve_error)?;
         Ok((
-            r.solution.map(|m| letters(&m)),
+            r.solution.map(|s| letters(s.moves())),
             r.next_bound,
-            r.expanded,
-            r.generated,
+            r.stats.expanded,
+            r.stats.generated,
         ))
     }
 

@@ -499,8 +499,8 @@ fn split_search_finds_the_optimal_length() {
                             let r = solver
                                 .search_subtrees(&b, chunk, bound, &Limits::default())
                                 .unwrap();
-                            if let Some(moves) = r.solution {
-                                break 'iterations npuzzle::Solution::new(moves);
+                            if let Some(solution) = r.solution {
+                                break 'iterations solution;
                             }
                             next = next.min(r.next_bound.unwrap_or(u32::MAX));
                         }

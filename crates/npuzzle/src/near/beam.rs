@@ -7,7 +7,7 @@
 //! tiles that want to go somewhere that sequences of moves carrying one tile after another a
 //! step toward home are easy to find, at 1.2 to 1.5 moves per unit removed on random square
 //! boards of 10×10 to 30×30 (about 2 on regions left by peeling larger boards). A beam search
-//! finds them: every depth keeps the [`Tidy::width`] boards with the lowest weighted distance
+//! finds them: every depth keeps the [`Beam::width`] boards with the lowest weighted distance
 //! (a board met in the last few hundred depths is not kept again) and the search follows the
 //! best until that distance is down to each of [`TIDY_FRACTIONS`] of where it started, or
 //! stops improving. Tiles of the lines the peeling places first weigh more, so the peeling
@@ -19,7 +19,7 @@
 //! So a depth keeps only a few boards per cell of the blank ([`SPREAD`]), and the beam keeps
 //! moving over the board. Each depth copies every kept board, so the work is the width times
 //! the cells times the depth, and the depth grows with the distance removed: the beam is run
-//! on regions of at most [`TIDY_CELLS`] cells (30×30), with a narrower beam on larger regions,
+//! on regions of at most [`BEAM_CELLS`] cells (30×30), with a narrower beam on larger regions,
 //! and only on regions that are not thin ([`tidy_pays`]). Larger boards are peeled down to
 //! that, and before each of their lines the line beam runs on strips of at most as many cells
 //! ([`line_strips`], [`close_line_in`]) across the board, side by side along the line: a strip
@@ -33,12 +33,13 @@
 //! differently). Memory: the two depths' boards, one link per board
 //! kept (8 bytes) and the keys of the boards met in the last few hundred depths.
 
+use super::rect::Rect;
 use crate::board::{BLANK, Board, Move, Shape, Tile};
 use crate::search::{Budget, LimitExceeded, LimitKind, Limits, Stats};
 use rustc_hash::FxHashSet;
 
 /// Largest board (in cells) the beam is run on.
-pub const TIDY_CELLS: usize = 900;
+pub const BEAM_CELLS: usize = 900;
 
 /// Whether the beam pays on a region of this shape: sides of at least 6 cells, the longer at
 /// most twice the shorter. On thin regions (2×150, 5×180) it removes distance at 2.6–3.2 moves
@@ -48,7 +49,7 @@ pub fn tidy_pays(shape: Shape) -> bool {
         shape.width().min(shape.height()),
         shape.width().max(shape.height()),
     );
-    short >= 6 && long <= 2 * short && shape.cells() <= TIDY_CELLS
+    short >= 6 && long <= 2 * short && shape.cells() <= BEAM_CELLS
 }
 
 /// The fractions of the start's weighted distance at which [`tidy`] hands over a board, one
@@ -73,13 +74,10 @@ const STALL_DEPTHS: usize = 100;
 
 /// How wide a beam.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Tidy {
+pub(crate) struct Beam {
     /// Boards kept at every depth.
     pub width: usize,
 }
-
-/// Rows `rows.0..rows.1` and columns `cols.0..cols.1` of a board.
-pub(crate) type Window = ((usize, usize), (usize, usize));
 
 /// What the beam sees of a window of a board: the window as a board of its own (its tiles
 /// renamed 1, 2, … in reading order, the blank 0), each tile's weight and its goal cell in the
@@ -104,37 +102,34 @@ impl View {
     fn new(
         board: &Board,
         goal: &Board,
-        window: Window,
+        window: Rect,
         weight: impl Fn(usize) -> usize,
     ) -> Option<View> {
         let shape = board.shape();
-        if !inside(shape, window, board.blank()) {
+        if !window.fits(shape) || !window.contains(shape, board.blank()) {
             return None;
         }
-        let ((r0, r1), (c0, c1)) = window;
         let mut goal_of = vec![0; shape.cells()];
         for (cell, &t) in goal.cells().iter().enumerate() {
             goal_of[t as usize] = cell;
         }
         let (mut tiles, mut place) = (Vec::new(), Vec::new());
         let (mut weights, mut home, mut goal_cell) = (vec![0], vec![(0, 0)], vec![0]);
-        for r in r0..r1 {
-            for c in c0..c1 {
-                place.push((r as u32, c as u32));
-                let t = board.tile(r * shape.width() + c);
-                if t == BLANK {
-                    tiles.push(BLANK);
-                    continue;
-                }
-                let g = goal_of[t as usize];
-                tiles.push(home.len() as Tile);
-                weights.push(weight(g) as u32);
-                home.push((shape.row(g) as u32, shape.column(g) as u32));
-                goal_cell.push(g);
+        for cell in window.cells(shape) {
+            place.push((shape.row(cell) as u32, shape.column(cell) as u32));
+            let t = board.tile(cell);
+            if t == BLANK {
+                tiles.push(BLANK);
+                continue;
             }
+            let g = goal_of[t as usize];
+            tiles.push(home.len() as Tile);
+            weights.push(weight(g) as u32);
+            home.push((shape.row(g) as u32, shape.column(g) as u32));
+            goal_cell.push(g);
         }
         Some(View {
-            start: Board::new(Shape::new(c1 - c0, r1 - r0).ok()?, &tiles).ok()?,
+            start: Board::new(window.shape().ok()?, &tiles).ok()?,
             weight: weights,
             home,
             goal_cell,
@@ -170,19 +165,6 @@ impl View {
     }
 }
 
-/// Whether `window` holds a cell and lies inside a board of `shape`.
-fn fits(shape: Shape, ((r0, r1), (c0, c1)): Window) -> bool {
-    r0 < r1 && c0 < c1 && r1 <= shape.height() && c1 <= shape.width()
-}
-
-/// Whether `cell` lies in `window`, and the window in a board of `shape`.
-fn inside(shape: Shape, window: Window, cell: usize) -> bool {
-    let ((r0, r1), (c0, c1)) = window;
-    fits(shape, window)
-        && (r0..r1).contains(&shape.row(cell))
-        && (c0..c1).contains(&shape.column(cell))
-}
-
 /// One depth of the beam: its boards, flat.
 #[derive(Default)]
 struct Layer {
@@ -212,10 +194,10 @@ pub(crate) fn tidy(
     start: &Board,
     goal: &Board,
     priority: &[usize],
-    how: Tidy,
+    how: Beam,
     limits: &Limits,
 ) -> Result<(Vec<Vec<Move>>, Stats), LimitExceeded> {
-    let whole = ((0, start.shape().height()), (0, start.shape().width()));
+    let whole = Rect::whole(start.shape());
     let weight = |home: usize| 2 + priority.get(home).copied().unwrap_or(0);
     let Some(view) = View::new(start, goal, whole, weight) else {
         return Ok((vec![Vec::new(); TIDY_FRACTIONS.len()], Stats::default()));
@@ -249,19 +231,19 @@ pub(crate) fn close_line(
     start: &Board,
     goal: &Board,
     priority: &[usize],
-    how: Tidy,
+    how: Beam,
     limits: &Limits,
 ) -> Result<(Vec<Move>, Stats), LimitExceeded> {
-    let whole = ((0, start.shape().height()), (0, start.shape().width()));
+    let whole = Rect::whole(start.shape());
     line_beam(start, goal, priority, whole, LINE_LEFT, 0, how, limits)
 }
 
 /// The strips of `board` that [`close_line_in`] runs on, one after another, before the
 /// placements finish the next line (the goal cells of the highest `priority`): side by side
 /// along the line, each as deep as the board (sides are at most 256 cells) and as wide as
-/// makes it at most [`TIDY_CELLS`] cells (at least 3), the last one overlapping its neighbour
+/// makes it at most [`BEAM_CELLS`] cells (at least 3), the last one overlapping its neighbour
 /// so that every cell of the line is covered.
-pub(crate) fn line_strips(board: &Board, priority: &[usize]) -> Vec<Window> {
+pub(crate) fn line_strips(board: &Board, priority: &[usize]) -> Vec<Rect> {
     let shape = board.shape();
     let top = priority.iter().copied().max().unwrap_or(0);
     let mut line = (0..shape.cells()).filter(|&c| priority.get(c) == Some(&top));
@@ -273,7 +255,7 @@ pub(crate) fn line_strips(board: &Board, priority: &[usize]) -> Vec<Window> {
         true => (shape.width(), shape.height()),
         false => (shape.height(), shape.width()),
     };
-    let wide = (TIDY_CELLS / across).clamp(1, along);
+    let wide = (BEAM_CELLS / across).clamp(1, along);
     let mut starts: Vec<usize> = (0..=along - wide).step_by(wide).collect();
     if starts.last() != Some(&(along - wide)) {
         starts.push(along - wide);
@@ -281,8 +263,8 @@ pub(crate) fn line_strips(board: &Board, priority: &[usize]) -> Vec<Window> {
     starts
         .into_iter()
         .map(|s| match is_row {
-            true => ((0, across), (s, s + wide)),
-            false => ((s, s + wide), (0, across)),
+            true => Rect::new((0, across), (s, s + wide)),
+            false => Rect::new((s, s + wide), (0, across)),
         })
         .collect()
 }
@@ -311,15 +293,15 @@ pub(crate) fn close_line_in(
     board: &Board,
     goal: &Board,
     priority: &[usize],
-    window: Window,
-    how: Tidy,
+    window: Rect,
+    how: Beam,
     limits: &Limits,
 ) -> Result<(Vec<Move>, Stats), LimitExceeded> {
     let shape = board.shape();
-    if !fits(shape, window) {
+    if !window.fits(shape) {
         return Ok((Vec::new(), Stats::default()));
     }
-    let ((r0, r1), (c0, c1)) = window;
+    let Rect { r0, r1, c0, c1 } = window;
     // Walk the blank into the window (each step brings it nearer: at most a board's span).
     let mut walk = Vec::new();
     let mut board = board.clone();
@@ -359,10 +341,10 @@ fn line_beam(
     board: &Board,
     goal: &Board,
     priority: &[usize],
-    window: Window,
+    window: Rect,
     left: f64,
     move_share: u64,
-    how: Tidy,
+    how: Beam,
     limits: &Limits,
 ) -> Result<(Vec<Move>, Stats), LimitExceeded> {
     let (top, line_step, weight) = line_weight(priority);
@@ -372,7 +354,7 @@ fn line_beam(
     let shape = board.shape();
     let h0 = view.distance(|_| true);
     let line =
-        view.distance(|home| priority.get(home) == Some(&top) && inside(shape, window, home));
+        view.distance(|home| priority.get(home) == Some(&top) && window.contains(shape, home));
     let target = h0 - ((1.0 - left) * line as f64) as u32;
     // In whole weight units: none on the last few lines before the strips end (top ≤ 4),
     // which measured shorter on thin boards (4×250 3.305 against 3.357 with the exact share).
@@ -390,7 +372,7 @@ fn beam(
     h0: u32,
     targets: &[u32],
     per_move: u64,
-    how: Tidy,
+    how: Beam,
     limits: &Limits,
 ) -> Result<(Vec<Vec<Move>>, Stats), LimitExceeded> {
     let start = &view.start;
@@ -555,7 +537,7 @@ mod tests {
                     &start,
                     &goal,
                     &peel_priority(&goal, |r, c| r * c <= 25),
-                    Tidy { width: 1000 },
+                    Beam { width: 1000 },
                     &Limits::default(),
                 )
                 .unwrap();
@@ -595,7 +577,7 @@ mod tests {
             for _ in 0..4 {
                 let start = crate::random::random_solvable(&goal, &mut rng);
                 // As the near-optimal solver uses it: after the tidying.
-                let (how, limits) = (Tidy { width: 500 }, Limits::default());
+                let (how, limits) = (Beam { width: 500 }, Limits::default());
                 let (tidied, _) = tidy(&start, &goal, &priority, how, &limits).unwrap();
                 let start = Solution::new(tidied[0].clone()).replay(&start).unwrap();
                 let (moves, _) = close_line(&start, &goal, &priority, how, &limits).unwrap();
@@ -628,21 +610,18 @@ mod tests {
                 Board::goal(shape),
                 crate::random::random_board(shape, &mut rng),
             ] {
-                let priority = peel_priority(&goal, |r, c| r * c <= TIDY_CELLS);
+                let priority = peel_priority(&goal, |r, c| r * c <= BEAM_CELLS);
                 let top = *priority.iter().max().unwrap();
                 let strips = line_strips(&goal, &priority);
-                for &((r0, r1), (c0, c1)) in &strips {
-                    assert!(r0 < r1 && r1 <= h && c0 < c1 && c1 <= w, "{shape}");
-                    assert!((r1 - r0) * (c1 - c0) <= TIDY_CELLS, "{shape}");
+                for &strip in &strips {
+                    assert!(strip.fits(shape), "{shape}");
+                    assert!(strip.len() <= BEAM_CELLS, "{shape}");
                     // As deep as the board (each side of these is under 300).
-                    assert!((r0, r1) == (0, h) || (c0, c1) == (0, w), "{shape}");
+                    assert!(strip.height() == h || strip.width() == w, "{shape}");
                 }
                 for cell in (0..shape.cells()).filter(|&c| priority[c] == top) {
-                    let (r, c) = (shape.row(cell), shape.column(cell));
                     assert!(
-                        strips.iter().any(|&((r0, r1), (c0, c1))| {
-                            (r0..r1).contains(&r) && (c0..c1).contains(&c)
-                        }),
+                        strips.iter().any(|s| s.contains(shape, cell)),
                         "{shape}: line cell {cell} in no strip"
                     );
                 }
@@ -656,7 +635,7 @@ mod tests {
         let goal = Board::goal(Shape::new(40, 40).unwrap());
         let shape = goal.shape();
         let start = crate::random::random_solvable(&goal, &mut rng);
-        let priority = peel_priority(&goal, |r, c| r * c <= TIDY_CELLS);
+        let priority = peel_priority(&goal, |r, c| r * c <= BEAM_CELLS);
         let top = *priority.iter().max().unwrap();
         let line_distance = |b: &Board| {
             (0..shape.cells())
@@ -664,7 +643,7 @@ mod tests {
                 .map(|c| shape.distance(c, b.position_of(goal.tile(c)).unwrap()))
                 .sum::<usize>()
         };
-        let (how, limits) = (Tidy { width: 300 }, Limits::default());
+        let (how, limits) = (Beam { width: 300 }, Limits::default());
         // The blank in a corner away from the first strip, so that it must walk in.
         let mut board = start.clone();
         while board.apply(Move::Right) || board.apply(Move::Down) {}
@@ -672,7 +651,7 @@ mod tests {
         let mut walked = 0;
         let mut total = 0;
         for window in line_strips(&board, &priority) {
-            let cells_in = |cell: usize| inside(shape, window, cell);
+            let cells_in = |cell: usize| window.contains(shape, cell);
             let (moves, _) = close_line_in(&board, &goal, &priority, window, how, &limits).unwrap();
             // The blank walks in straight (the cells it crosses shift by one), then only the
             // strip's tiles move.
@@ -704,7 +683,11 @@ mod tests {
         }
         assert!(walked > 0, "the blank never had to walk in");
         // Windows that are empty or not inside the board give no moves.
-        for window in [((3, 3), (0, 40)), ((0, 41), (0, 5)), ((0, 40), (38, 42))] {
+        for window in [
+            Rect::new((3, 3), (0, 40)),
+            Rect::new((0, 41), (0, 5)),
+            Rect::new((0, 40), (38, 42)),
+        ] {
             let (moves, _) = close_line_in(&board, &goal, &priority, window, how, &limits).unwrap();
             assert!(moves.is_empty(), "{window:?}");
         }
@@ -722,7 +705,7 @@ mod tests {
     #[test]
     fn a_solved_board_needs_no_moves_and_limits_are_kept() {
         let goal = Board::goal(Shape::new(9, 9).unwrap());
-        let (found, _) = tidy(&goal, &goal, &[], Tidy { width: 100 }, &Limits::default()).unwrap();
+        let (found, _) = tidy(&goal, &goal, &[], Beam { width: 100 }, &Limits::default()).unwrap();
         assert!(found.iter().all(|moves| moves.is_empty()));
         let mut rng = rand::rngs::SmallRng::seed_from_u64(22);
         let start = crate::random::random_solvable(&goal, &mut rng);
@@ -730,7 +713,7 @@ mod tests {
             max_nodes: Some(2_000),
             ..Limits::default()
         };
-        let e = tidy(&start, &goal, &[], Tidy { width: 1000 }, &limits).unwrap_err();
+        let e = tidy(&start, &goal, &[], Beam { width: 1000 }, &limits).unwrap_err();
         assert_eq!(e.kind, LimitKind::Nodes);
         assert_eq!(e.stats.expanded, 2_001);
         // At the memory limit it stops with what it has: moves that bring the board nearer.
@@ -738,7 +721,7 @@ mod tests {
             max_stored: Some(20_000),
             ..Limits::default()
         };
-        let (found, stats) = tidy(&start, &goal, &[], Tidy { width: 1000 }, &limits).unwrap();
+        let (found, stats) = tidy(&start, &goal, &[], Beam { width: 1000 }, &limits).unwrap();
         let moves = &found[0];
         let end = Solution::new(moves.clone()).replay(&start).unwrap();
         assert!(!moves.is_empty() && manhattan(&end, &goal) < manhattan(&start, &goal));

@@ -14,13 +14,13 @@
 //! - **Larger boards**: the lines of `placement` are peeled until at most 900
 //!   cells (30×30) are left (none on boards that small already), before each line a beam
 //!   over strips across the board carrying that line's tiles and the next lines' toward it
-//!   (`tidy::close_line_in`); unless that region is thin,
+//!   (`beam::close_line_in`); unless that region is thin,
 //!   a beam search then carries many of its tiles toward home at once, those of the lines
 //!   peeled first weighing most (module `tidy`: 1.2–1.5 moves per unit of distance removed on
 //!   random square boards, against 3.5–5 for the placements). The beam hands over two boards,
 //!   tidied less and more, and each is finished (on two threads where allowed), keeping the
 //!   shorter answer: line by line, a second beam brings the next line nearly home
-//!   (`tidy::close_line`) and the placements finish it, down to at most
+//!   (`beam::close_line`) and the placements finish it, down to at most
 //!   `CORE_CELLS` cells, which the ladder above finishes. Every placement weighs what its
 //!   moves do to the other tiles: of two routes for the blank, the one that carries more
 //!   tiles toward home is preferred even when it is a little longer, since those tiles then
@@ -40,12 +40,14 @@
 //! constructive answer is given, so the solver always answers a solvable board.
 
 pub(crate) mod beam;
+pub(crate) mod move_costs;
 pub(crate) mod placement;
 pub(crate) mod polish;
+pub(crate) mod rect;
 
 use crate::board::{Board, Move};
 use crate::near::beam::{
-    TIDY_CELLS, Tidy, close_line, close_line_in, line_strips, tidy, tidy_pays,
+    BEAM_CELLS, Beam, close_line, close_line_in, line_strips, tidy, tidy_pays,
 };
 use crate::near::placement::{Placement, peel_priority, reduce};
 use crate::near::polish::{Polish, polish};
@@ -60,7 +62,7 @@ use std::time::Instant;
 pub(crate) const CORE_CELLS: usize = 25;
 
 /// While boards past 900 cells are peeled down to 900, the placements count the tiles
-/// of the next this many lines as soon placed (see `large::SOON_AWAY`). Within the beam's
+/// of the next this many lines as soon placed (see `move_costs::SOON_AWAY`). Within the beam's
 /// region every line is finished by a beam first, so all tiles weigh alike there (30×30: 2.306
 /// with soon lines against 2.292 without).
 pub(crate) const SOON_LINES: usize = 45;
@@ -105,11 +107,11 @@ impl Effort {
         [400, 900, 1600, 2500, 4096][(self.0 as usize - 1).min(4)]
     }
 
-    /// How wide the beam that tidies a region of `cells` (at most [`TIDY_CELLS`]): 1000 boards
+    /// How wide the beam that tidies a region of `cells` (at most [`BEAM_CELLS`]): 1000 boards
     /// up to 256 cells, fewer on larger regions (300 on 30×30), doubled per level up to 8×.
-    fn tidy(self, cells: usize) -> Tidy {
+    fn tidy(self, cells: usize) -> Beam {
         let width = (256_000 / cells.max(1)).clamp(300, 1000);
-        Tidy {
+        Beam {
             width: width << (self.0 - 1).min(3),
         }
     }
@@ -117,9 +119,9 @@ impl Effort {
     /// How wide the beam that brings a line of a region of `cells` cells nearly home
     /// ([`close_line`]): twice the tidying beam up to 256 cells (2000 boards), as wide past
     /// (30×30: 600 boards took 4.9 s a board against 3.4 s for 300, for the same lengths).
-    fn line(self, cells: usize) -> Tidy {
-        let Tidy { width } = self.tidy(cells);
-        Tidy {
+    fn line(self, cells: usize) -> Beam {
+        let Beam { width } = self.tidy(cells);
+        Beam {
             width: if cells <= 256 { 2 * width } else { width },
         }
     }
@@ -322,7 +324,7 @@ fn peel_at(
         &mut polished,
     );
     total.absorb(&polished);
-    // Tidy it, handing over a board at each of the beam's fractions.
+    // Beam it, handing over a board at each of the beam's fractions.
     let tidied = if region.shape().cells() > CORE_CELLS && tidy_pays(region.shape()) {
         let priority = peel_priority(&region_goal, core_region);
         let (mut tidied, stats) = tidy(
@@ -375,7 +377,7 @@ fn peel_at(
     Ok((moves, stats))
 }
 
-/// Moves that peel `start` down to a region of at most [`TIDY_CELLS`] cells, the figures, and
+/// Moves that peel `start` down to a region of at most [`BEAM_CELLS`] cells, the figures, and
 /// that region's board and goal: line by line, the line beams over strips ([`close_line_in`])
 /// bring the next line's tiles nearer home, and the placements finish it, the tiles of the
 /// next `SOON_LINES` lines weighing more. Unlike the beams on whole regions, the strips pay
@@ -407,10 +409,10 @@ fn peel_outer(
         }
     };
     let mut peel = || -> Result<(), SearchError> {
-        while p.board.shape().cells() > TIDY_CELLS {
+        while p.board.shape().cells() > BEAM_CELLS {
             let priority = peel_priority(&p.goal, beam_region);
             for window in line_strips(&p.board, &priority) {
-                let how = effort.line(TIDY_CELLS);
+                let how = effort.line(BEAM_CELLS);
                 p.play(close_line_in(
                     &p.board,
                     &p.goal,
@@ -426,7 +428,7 @@ fn peel_outer(
         Ok(())
     };
     let peeled = peel();
-    if start.shape().cells() > TIDY_CELLS {
+    if start.shape().cells() > BEAM_CELLS {
         // After a limit, the error's count (it includes the step that stopped).
         let expanded = match &peeled {
             Err(SearchError::Limit(l)) => l.stats.expanded,
@@ -516,9 +518,9 @@ impl<'a> Peeling<'a> {
     }
 }
 
-/// Regions the beams take whole ([`TIDY_CELLS`]).
+/// Regions the beams take whole ([`BEAM_CELLS`]).
 fn beam_region(rows: usize, cols: usize) -> bool {
-    rows * cols <= TIDY_CELLS
+    rows * cols <= BEAM_CELLS
 }
 
 /// Regions of at most this many cells are left to [`Effort::ladder`]'s weighted search.

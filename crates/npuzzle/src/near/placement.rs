@@ -24,6 +24,8 @@
 //! of soon-placed lines weighing more on large boards, two tiles at a time on small regions,
 //! larger windows) and the last region left to a weighted search.
 
+use super::move_costs::{BUCKETS, MoveCosts, PLAIN};
+use super::rect::Rect;
 use crate::board::{BLANK, Board, Move, Shape, Tile};
 use crate::search::{Budget, Found, Limits, SearchError, Stats};
 use crate::solution::Solution;
@@ -32,7 +34,7 @@ use std::collections::VecDeque;
 
 /// Boards up to this many cells place tiles by exact searches over the whole free region;
 /// larger ones by short hops, each an exact search inside a small window (see
-/// `Builder::place_far`), so that time and memory grow with the answer.
+/// `Placer::place_far`), so that time and memory grow with the answer.
 pub(crate) const FULL_SEARCH_CELLS: usize = 256;
 
 /// The largest board this solver takes (128×128 or anything of at most as many cells).
@@ -42,30 +44,6 @@ pub(crate) const MAX_LARGE_CELLS: usize = 16_384;
 /// (width + height)` moves at worst (a reversed board), and must stay within
 /// [`crate::solution::MAX_SOLUTION_MOVES`]; 128×128 is 4.2 M, 256×64 (5.2 M) is refused.
 pub(crate) const MAX_LARGE_SPAN: usize = 128 * 128 * 256;
-
-/// Costs of one move when placements weigh the other tiles: a move that takes the sliding tile
-/// one step toward its goal, one that the board before the search cannot tell about, one that
-/// takes it away. Measured on random 10×10 and 30×30 boards, 1:3:5 gave the shortest answers
-/// (0:1:2 let the blank wander for free; 1:2:3 weighs the others too little).
-pub(crate) const HOMEWARD: u32 = 1;
-const PLAIN: u32 = 3;
-const AWAY: u32 = 5;
-
-/// When placements tell soon tiles from late ones ([`Placement::WeighOthers`]'s `soon_lines`):
-/// a move that takes a tile of the next lines away from home costs this, and moves of tiles
-/// placed later cost [`LATE_HOMEWARD`] or [`LATE_AWAY`]. Tidying a tile that will be placed
-/// much later is mostly undone by the placements before it; a tile placed soon keeps what it
-/// gains. Measured (before the strip beams of `tidy::close_line_in`) on 50×50 (3 boards)
-/// 2.669 → 2.559 times the Manhattan bound, 100×100 2.633 → 2.532 with the next 45 lines soon
-/// (30 lines: 2.567, 60: 2.544, all: 2.623).
-const SOON_AWAY: u32 = 7;
-/// See [`SOON_AWAY`].
-const LATE_HOMEWARD: u32 = 2;
-/// See [`SOON_AWAY`].
-const LATE_AWAY: u32 = 4;
-
-/// Dial's buckets: one more than the dearest move.
-const BUCKETS: usize = SOON_AWAY as usize + 1;
 
 /// When placements weigh the other tiles, the last two tiles of a line are searched together
 /// over the whole free region only up to this many free cells (the search holds `cells³`
@@ -81,7 +59,7 @@ const PAIRED_LINE_CELLS: usize = 120;
 const HOP: usize = 3;
 
 /// Tracks the board, the moves so far and the figures.
-struct Builder<'a> {
+struct Placer<'a> {
     board: Board,
     /// `at[t]`: the cell of tile `t` (`at[0]` is the blank).
     at: Vec<usize>,
@@ -97,47 +75,22 @@ struct Builder<'a> {
     dist: Vec<u32>,
     /// `home[t]`: the goal cell of tile `t`.
     home: Vec<usize>,
-    /// Whether a placement weighs what its moves do to the other tiles (costs [`HOMEWARD`],
-    /// [`PLAIN`], [`AWAY`]; with soon lines [`SOON_AWAY`], [`LATE_HOMEWARD`], [`LATE_AWAY`])
+    /// Whether a placement weighs what its moves do to the other tiles (priced by `costs`)
     /// instead of counting moves.
     weigh_others: bool,
+    /// What a move costs a weighing placement.
+    costs: MoveCosts,
     /// See [`Placement::WeighOthers`].
     whole_cells: usize,
-    /// See [`Placement::WeighOthers`] (0: every tile weighs the same).
-    soon_lines: usize,
-    /// `line_of[t]`: how soon tile `t`'s goal cell is peeled by this reduction
-    /// ([`peel_priority`]: the first line has the highest number, 0 is never peeled here).
-    line_of: Vec<usize>,
-    /// The number of the line being placed.
-    current_line: usize,
     stamp: Vec<u32>,
-    /// Cost of the cheapest walk to each cell in [`Builder::blank_path`] (valid where `stamp`
+    /// Cost of the cheapest walk to each cell in [`Placer::blank_path`] (valid where `stamp`
     /// is current).
     cell_cost: Vec<u32>,
     generation: u32,
     parent: Vec<u32>,
 }
 
-/// A rectangle of rows `r0..r1` and columns `c0..c1`.
-type Area = (usize, usize, usize, usize);
-
-impl Builder<'_> {
-    /// What a move that slides `tile` costs a placement that weighs the other tiles:
-    /// `homeward` when it takes the tile one step nearer its goal cell.
-    fn move_cost(&self, tile: Tile, homeward: bool) -> u32 {
-        if self.soon_lines == 0 {
-            return if homeward { HOMEWARD } else { AWAY };
-        }
-        let line = self.line_of[tile as usize];
-        let soon = line > 0 && line + self.soon_lines > self.current_line;
-        match (soon, homeward) {
-            (true, true) => HOMEWARD,
-            (true, false) => SOON_AWAY,
-            (false, true) => LATE_HOMEWARD,
-            (false, false) => LATE_AWAY,
-        }
-    }
-
+impl Placer<'_> {
     fn play(&mut self, moves: &[Move]) {
         let shape = self.board.shape();
         for &m in moves {
@@ -208,27 +161,10 @@ impl Builder<'_> {
     }
 
     /// The unlocked cells of `area`.
-    fn window(&self, (r0, r1, c0, c1): Area) -> Vec<usize> {
-        let w = self.board.shape().width();
-        (r0..r1)
-            .flat_map(|r| (c0..c1).map(move |c| r * w + c))
+    fn window(&self, area: Rect) -> Vec<usize> {
+        area.cells(self.board.shape())
             .filter(|&c| !self.locked[c])
             .collect()
-    }
-
-    /// The smallest rectangle holding `cells`, grown by `margin` on every side.
-    fn area(&self, cells: &[usize], margin: usize) -> Area {
-        let shape = self.board.shape();
-        let rows = cells.iter().map(|&c| shape.row(c));
-        let cols = cells.iter().map(|&c| shape.column(c));
-        let (r0, r1) = (rows.clone().min().unwrap_or(0), rows.max().unwrap_or(0));
-        let (c0, c1) = (cols.clone().min().unwrap_or(0), cols.max().unwrap_or(0));
-        (
-            r0.saturating_sub(margin),
-            (r1 + margin + 1).min(shape.height()),
-            c0.saturating_sub(margin),
-            (c1 + margin + 1).min(shape.width()),
-        )
     }
 
     /// A new generation of cell marks.
@@ -322,7 +258,9 @@ impl Builder<'_> {
                 }
                 let tile = self.board.tile(nb);
                 let home = self.home[tile as usize];
-                let cost = self.move_cost(tile, shape.distance(c, home) < shape.distance(nb, home));
+                let cost = self
+                    .costs
+                    .of(tile, shape.distance(c, home) < shape.distance(nb, home));
                 let nd = d + cost;
                 if self.stamp[nb] == g && self.cell_cost[nb] <= nd {
                     continue;
@@ -338,10 +276,9 @@ impl Builder<'_> {
     }
 
     /// Walks the blank into `area` without passing through `avoid`.
-    fn bring_blank(&mut self, (r0, r1, c0, c1): Area, avoid: &[usize]) -> Result<(), SearchError> {
+    fn bring_blank(&mut self, area: Rect, avoid: &[usize]) -> Result<(), SearchError> {
         let shape = self.board.shape();
-        let inside =
-            |c: usize| (r0..r1).contains(&shape.row(c)) && (c0..c1).contains(&shape.column(c));
+        let inside = |c: usize| area.contains(shape, c);
         let path = if self.weigh_others {
             self.blank_path(avoid, inside)
         } else {
@@ -372,8 +309,8 @@ impl Builder<'_> {
             // One search over the rectangle around the tile, its target and the blank, when
             // that is small enough: the blank's approach is weighed too.
             let around = [self.at[a as usize], ta, self.at[0]];
-            let area = self.area(&around, 2);
-            if (area.1 - area.0) * (area.3 - area.2) <= self.whole_cells {
+            let area = Rect::around(self.board.shape(), &around, 2);
+            if area.len() <= self.whole_cells {
                 let cells = self.window(area);
                 if self.place_in(&[(a, ta)], &cells)? {
                     return Ok(());
@@ -468,7 +405,7 @@ impl Builder<'_> {
         }
     }
 
-    /// [`Builder::place_in`] inside the rectangle around `around` grown by each of `margins`
+    /// [`Placer::place_in`] inside the rectangle around `around` grown by each of `margins`
     /// in turn, the blank first walked there without moving the tiles: `Ok(false)` when even
     /// the widest window does not allow it.
     fn place_windowed(
@@ -479,7 +416,7 @@ impl Builder<'_> {
     ) -> Result<bool, SearchError> {
         let hold: Vec<usize> = tiles.iter().map(|&(t, _)| self.at[t as usize]).collect();
         for &margin in margins {
-            let area = self.area(around, margin);
+            let area = Rect::around(self.board.shape(), around, margin);
             self.bring_blank(area, &hold)?;
             let cells = self.window(area);
             if self.place_in(tiles, &cells)? {
@@ -518,7 +455,7 @@ impl Builder<'_> {
         Ok(true)
     }
 
-    /// The search of [`Builder::place_in`], with `local` set for the window.
+    /// The search of [`Placer::place_in`], with `local` set for the window.
     fn search_window(
         &mut self,
         cells: &[usize],
@@ -613,7 +550,7 @@ impl Builder<'_> {
                             let home = self.home[t as usize];
                             let before = shape.distance(nb_cell, home);
                             let after = shape.distance(cells[bl], home);
-                            self.move_cost(t, after < before)
+                            self.costs.of(t, after < before)
                         }
                         None => PLAIN,
                     }
@@ -667,13 +604,6 @@ impl Builder<'_> {
     }
 }
 
-/// The cells of a rectangular region, row-major.
-fn region_cells(shape: Shape, rows: (usize, usize), cols: (usize, usize)) -> Vec<usize> {
-    (rows.0..rows.1)
-        .flat_map(|r| (cols.0..cols.1).map(move |c| r * shape.width() + c))
-        .collect()
-}
-
 /// A board partly solved by peeling lines: everything outside `region` is home.
 pub(crate) struct Reduced {
     /// The board after the peeling moves.
@@ -682,10 +612,8 @@ pub(crate) struct Reduced {
     pub moves: Vec<Move>,
     /// What they cost to find.
     pub stats: Stats,
-    /// The rows and columns still to solve (`rows.0..rows.1`, `cols.0..cols.1`).
-    pub rows: (usize, usize),
-    /// See `rows`.
-    pub cols: (usize, usize),
+    /// The rows and columns still to solve.
+    pub region: Rect,
 }
 
 /// How [`reduce`] places tiles.
@@ -693,7 +621,7 @@ pub(crate) struct Reduced {
 pub(crate) enum Placement {
     /// Fewest moves for each placement.
     Shortest,
-    /// Fewest moves once what they do to the other tiles is counted (see [`HOMEWARD`]; the
+    /// Fewest moves once what they do to the other tiles is counted (see [`MoveCosts`]; the
     /// board's contents as they were before the placement). On boards past
     /// [`FULL_SEARCH_CELLS`], a tile whose rectangle with its target and the blank has at
     /// most `whole_cells` cells is placed by one search over that rectangle (larger: slower,
@@ -702,7 +630,7 @@ pub(crate) enum Placement {
         /// See above.
         whole_cells: usize,
         /// With `Some(k)`, the tiles of the next `k` lines weigh more than the others
-        /// ([`SOON_AWAY`]); `None`: all alike.
+        /// ([`MoveCosts::soon`]); `None`: all alike.
         soon_lines: Option<usize>,
     },
 }
@@ -735,7 +663,7 @@ pub(crate) fn reduce(
     for (cell, &t) in goal.cells().iter().enumerate() {
         home[t as usize] = cell;
     }
-    let mut b = Builder {
+    let mut b = Placer {
         board: start.clone(),
         at,
         moves: Vec::new(),
@@ -751,27 +679,18 @@ pub(crate) fn reduce(
             Placement::WeighOthers { whole_cells, .. } => whole_cells,
             Placement::Shortest => 0,
         },
-        soon_lines: match placement {
+        costs: match placement {
             Placement::WeighOthers {
                 soon_lines: Some(k),
                 ..
-            } => k.max(1),
-            _ => 0,
+            } => MoveCosts::soon(goal, &peel_priority(goal, &small), k),
+            _ => MoveCosts::alike(),
         },
-        line_of: vec![0; n],
-        current_line: 0,
         stamp: vec![0; n],
         cell_cost: vec![0; n],
         generation: 0,
         parent: vec![0; n],
     };
-    if b.soon_lines > 0 {
-        let priority = peel_priority(goal, &small);
-        for (cell, &t) in goal.cells().iter().enumerate() {
-            b.line_of[t as usize] = priority[cell];
-        }
-        b.current_line = priority.iter().copied().max().unwrap_or(0);
-    }
     let mut region = Region::whole(shape);
     let mut lines_done = 0;
     while lines_done < max_lines
@@ -830,31 +749,28 @@ pub(crate) fn reduce(
         b.place(&[(goal.tile(x), x), (goal.tile(y), y)])?;
         b.locked[x] = true;
         b.locked[y] = true;
-        b.current_line = b.current_line.saturating_sub(1);
+        b.costs.line_placed();
         b.check()?;
     }
     Ok(Reduced {
         board: b.board,
         moves: b.moves,
         stats: b.stats,
-        rows: region.rows,
-        cols: region.cols,
+        region: region.rect,
     })
 }
 
-/// The rows `rows.0..rows.1` and columns `cols.0..cols.1` still to solve while peeling.
+/// The rows and columns still to solve while peeling.
 #[derive(Clone, Copy, Debug)]
 struct Region {
-    rows: (usize, usize),
-    cols: (usize, usize),
+    rect: Rect,
     shape: Shape,
 }
 
 impl Region {
     fn whole(shape: Shape) -> Region {
         Region {
-            rows: (0, shape.height()),
-            cols: (0, shape.width()),
+            rect: Rect::whole(shape),
             shape,
         }
     }
@@ -866,7 +782,7 @@ impl Region {
     fn peel(&mut self, goal: &Board, small: impl Fn(usize, usize) -> bool) -> Option<Vec<usize>> {
         let shape = self.shape;
         let (br, bc) = (shape.row(goal.blank()), shape.column(goal.blank()));
-        let ((r0, r1), (c0, c1)) = (&mut self.rows, &mut self.cols);
+        let Rect { r0, r1, c0, c1 } = &mut self.rect;
         if small(*r1 - *r0, *c1 - *c0) || (*r1 - *r0 <= 2 && *c1 - *c0 <= 2) {
             return None;
         }
@@ -915,26 +831,20 @@ impl Reduced {
     /// in goal order: `(start, goal)`.
     pub fn region(&self, goal: &Board) -> Result<(Board, Board), SearchError> {
         let shape = goal.shape();
-        let cells = region_cells(shape, self.rows, self.cols);
-        let small = Shape::new(self.cols.1 - self.cols.0, self.rows.1 - self.rows.0)
-            .map_err(SearchError::from)?;
         let mut rename = vec![BLANK; shape.cells()];
         let mut next: Tile = 1;
-        for &cell in &cells {
+        for cell in self.region.cells(shape) {
             let t = goal.tile(cell);
             if t != BLANK {
                 rename[t as usize] = next;
                 next += 1;
             }
         }
-        let relabel = |board: &Board| -> Result<Board, SearchError> {
-            let tiles: Vec<Tile> = cells
-                .iter()
-                .map(|&c| rename[board.tile(c) as usize])
-                .collect();
-            Ok(Board::new(small, &tiles)?)
-        };
-        Ok((relabel(&self.board)?, relabel(goal)?))
+        let rename = |t: Tile| rename[t as usize];
+        Ok((
+            self.region.cut(&self.board, rename)?,
+            self.region.cut(goal, rename)?,
+        ))
     }
 
     /// Appends the region's solution (moves inside the region are the same moves on the
@@ -1012,9 +922,7 @@ mod tests {
                 }
                 assert_eq!(replay, r.board);
                 for c in 0..shape.cells() {
-                    let (row, col) = (shape.row(c), shape.column(c));
-                    let inside =
-                        (r.rows.0..r.rows.1).contains(&row) && (r.cols.0..r.cols.1).contains(&col);
+                    let inside = r.region.contains(shape, c);
                     if !inside {
                         assert_eq!(r.board.tile(c), goal.tile(c), "{shape} cell {c}");
                     }

@@ -13,7 +13,8 @@
 //! memory with the answer itself. The caller's limits apply: when one is reached the pass
 //! stops and the answer as polished so far, still valid, is kept.
 
-use crate::board::{BLANK, Board, Move, Shape, Tile};
+use super::rect::Rect;
+use crate::board::{BLANK, Board, Move, Tile};
 use crate::heuristic::{Manhattan, ManhattanEval};
 use crate::search::engine::search_subtrees;
 use crate::search::eval::{Cells, Evaluator, MAX_CELLS};
@@ -30,63 +31,6 @@ pub(crate) struct Polish {
     pub window_cells: usize,
     /// States one rectangle's search may expand.
     pub window_nodes: u64,
-}
-
-/// A rectangle of the board: rows `r0..=r1`, columns `c0..=c1`.
-#[derive(Clone, Copy)]
-struct Rect {
-    r0: usize,
-    r1: usize,
-    c0: usize,
-    c1: usize,
-}
-
-impl Rect {
-    fn at(shape: Shape, cell: usize) -> Rect {
-        let (r, c) = (shape.row(cell), shape.column(cell));
-        Rect {
-            r0: r,
-            r1: r,
-            c0: c,
-            c1: c,
-        }
-    }
-
-    fn with(self, shape: Shape, cell: usize) -> Rect {
-        let (r, c) = (shape.row(cell), shape.column(cell));
-        Rect {
-            r0: self.r0.min(r),
-            r1: self.r1.max(r),
-            c0: self.c0.min(c),
-            c1: self.c1.max(c),
-        }
-    }
-
-    /// The cells of the rectangle widened to at least two rows and two columns (a one-wide
-    /// strip leaves the blank no room to do anything but undo itself).
-    fn widened(self, shape: Shape) -> Rect {
-        let widen = |lo: usize, hi: usize, len: usize| {
-            if hi > lo || len < 2 {
-                (lo, hi)
-            } else if hi + 1 < len {
-                (lo, hi + 1)
-            } else {
-                (lo - 1, hi)
-            }
-        };
-        let (r0, r1) = widen(self.r0, self.r1, shape.height());
-        let (c0, c1) = widen(self.c0, self.c1, shape.width());
-        Rect { r0, r1, c0, c1 }
-    }
-
-    fn size(self) -> (usize, usize) {
-        (self.c1 - self.c0 + 1, self.r1 - self.r0 + 1)
-    }
-
-    fn cells(self, shape: Shape) -> impl Iterator<Item = usize> {
-        (self.r0..=self.r1)
-            .flat_map(move |r| (self.c0..=self.c1).map(move |c| r * shape.width() + c))
-    }
 }
 
 /// Shortens `moves` (from `start`) stretch by stretch as the module docs describe, under
@@ -121,8 +65,7 @@ pub(crate) fn polish(
                 break;
             };
             let grown = rect.with(shape, next);
-            let (w, h) = grown.widened(shape).size();
-            if w * h > window_cells {
+            if grown.widened(shape).len() > window_cells {
                 break;
             }
             rect = grown;
@@ -162,8 +105,7 @@ fn shorter_way(
     stats: &mut Stats,
 ) -> Option<Vec<Move>> {
     let shape = board.shape();
-    let (w, h) = rect.size();
-    let sub_shape = Shape::new(w, h).ok()?;
+    let sub_shape = rect.shape().ok()?;
     let cells: Vec<usize> = rect.cells(shape).collect();
     // The rectangle's tiles before and after the stretch (the blank never leaves it).
     let before: Vec<Tile> = cells.iter().map(|&c| board.tile(c)).collect();
@@ -238,20 +180,18 @@ fn search_within<E: Evaluator>(
             Ok(r) => r,
             // Out of allowance: count what the search did, and give up on this rectangle.
             Err(SearchError::Limit(l)) => {
-                stats.expanded += l.stats.expanded;
-                stats.generated += l.stats.generated;
+                stats.absorb(&l.stats);
                 return None;
             }
             Err(_) => return None,
         };
-        spent += result.expanded.max(1);
-        stats.expanded += result.expanded;
-        stats.generated += result.generated;
+        spent += result.stats.expanded.max(1);
+        stats.absorb(&result.stats);
         if budget.enforce_now(stats, 0).is_err() {
             return None;
         }
-        if result.solution.is_some() {
-            return result.solution;
+        if let Some(s) = result.solution {
+            return Some(s.into_moves());
         }
         bound = result.next_bound?;
     }
@@ -261,6 +201,7 @@ fn search_within<E: Evaluator>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Shape;
     use crate::solution::Solution;
     use rand::{Rng, SeedableRng};
 

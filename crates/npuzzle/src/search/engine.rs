@@ -26,7 +26,7 @@
 
 use super::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 use super::move_pruning::{MovePruner, PRUNED, START};
-use super::{Budget, Found, LimitKind, Limits, SearchError, Stats};
+use super::{Budget, Found, LimitKind, Limits, SearchError, Split, Stats, SubtreeResult};
 use crate::board::{Board, Move, Shape};
 use crate::solution::Solution;
 use rayon::prelude::*;
@@ -487,37 +487,6 @@ pub const MAX_FRONTIER: usize = 1_000_000;
 /// and no board of [`MAX_CELLS`] cells needs nearly this many.
 pub const MAX_SPLIT_BOUND: u32 = 1000;
 
-/// The first level of a search split between machines (or any other scheduler): the subtree
-/// roots at a fixed depth below the start, found once and searched again in every iteration.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Frontier {
-    /// The goal lies within the depth: these blank moves reach it, and no shorter ones do.
-    Solved(Vec<Move>),
-    /// Every subtree root at the depth (blank moves from the start, with duplicate sequences
-    /// pruned), and the start's heuristic value, which is the first bound.
-    Roots {
-        /// The path to each root.
-        paths: Vec<Vec<Move>>,
-        /// The first iteration's bound.
-        first_bound: u32,
-    },
-}
-
-/// What one bounded search of some subtrees found.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SubtreeResult {
-    /// Blank moves from the start to the goal within the bound (optimal when every smaller
-    /// bound was searched without a solution).
-    pub solution: Option<Vec<Move>>,
-    /// The least f-value above the bound met (`None`: nothing beyond it, the subtrees are
-    /// exhausted).
-    pub next_bound: Option<u32>,
-    /// States expanded.
-    pub expanded: u64,
-    /// States generated.
-    pub generated: u64,
-}
-
 /// Walks `path` from the start: the node's cells, evaluation state, heuristic and pruning
 /// state, or an error when the path leaves the board or is one the pruning never produces.
 fn replay<E: Evaluator>(
@@ -596,7 +565,7 @@ pub fn frontier<E: Evaluator>(
     eval: &E,
     pruner: &MovePruner,
     depth: usize,
-) -> Result<Frontier, SearchError> {
+) -> Result<Split, SearchError> {
     let shape = engine_shape(start)?;
     let limits = Limits::default();
     let sh = Shared::new(eval, shape, pruner, &limits);
@@ -606,7 +575,7 @@ pub fn frontier<E: Evaluator>(
     let (mut unused_bound, mut unused_stats) = (u32::MAX, Stats::default());
     for _ in 0..depth {
         if let Some(goal) = level.iter().find(|n| n.h == 0) {
-            return Ok(Frontier::Solved(goal.path.clone()));
+            return Ok(Split::Solved(Solution::new(goal.path.clone())));
         }
         level = expand_level(
             &sh,
@@ -623,9 +592,9 @@ pub fn frontier<E: Evaluator>(
         }
     }
     if let Some(goal) = level.iter().find(|n| n.h == 0) {
-        return Ok(Frontier::Solved(goal.path.clone()));
+        return Ok(Split::Solved(Solution::new(goal.path.clone())));
     }
-    Ok(Frontier::Roots {
+    Ok(Split::Roots {
         paths: level.into_iter().map(|n| n.path).collect(),
         first_bound: h0,
     })
@@ -675,25 +644,27 @@ pub fn search_subtrees<E: Evaluator>(
         };
         let hit = w.dfs(cells.cell_of[0] as usize, g, h, seq);
         w.check(g);
-        result.generated += w.generated;
+        result.stats.generated += w.generated;
         next_bound = next_bound.min(w.next_bound);
         if hit {
             let mut p = path.clone();
             p.extend(w.reversed.iter().rev());
-            result.solution = Some(p);
+            result.solution = Some(Solution::new(p));
             break;
         }
         if let Some(kind) = sh.stopped_by() {
             let stats = Stats {
                 expanded: sh.expanded.load(Ordering::Relaxed),
-                generated: result.generated,
+                generated: result.stats.generated,
                 peak_stored: bound as u64 + 1,
                 elapsed: sh.start.elapsed(),
             };
             return Err(super::LimitExceeded { kind, stats }.into());
         }
     }
-    result.expanded = sh.expanded.load(Ordering::Relaxed);
+    result.stats.expanded = sh.expanded.load(Ordering::Relaxed);
+    result.stats.peak_stored = bound as u64 + 1;
+    result.stats.elapsed = sh.start.elapsed();
     result.next_bound = (next_bound != u32::MAX).then_some(next_bound);
     Ok(result)
 }

@@ -59,7 +59,7 @@ impl Cells {
 }
 
 /// One slide: `tile` moves from cell `from` into the blank at cell `to`; the blank's move (as a
-/// [`Move::index`]) is `mi`.
+/// [`Move::index`](crate::board::Move::index)) is `mi`.
 #[derive(Clone, Copy, Debug)]
 pub struct Slide {
     /// The sliding tile.

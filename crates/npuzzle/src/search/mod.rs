@@ -8,7 +8,7 @@
 //! conflict and pattern databases are its evaluators, through the interface of `eval`), with
 //! `move_pruning` to skip redundant move sequences, on one core or all.
 
-use crate::board::BoardError;
+use crate::board::{BoardError, Move};
 use crate::solution::Solution;
 use serde::Serialize;
 use std::sync::Arc;
@@ -183,6 +183,51 @@ pub enum SearchError {
 
 /// A solution together with the search's figures.
 pub type Found = (Solution, Stats);
+
+/// The first level of an optimal search split between machines or tasks (see
+/// `Solver::split`): the board solved within the frontier's depth, or the subtree roots to
+/// hand out and the first bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// The board is solved within the frontier's depth: an optimal solution.
+    Solved(Solution),
+    /// The subtree roots to hand out (opaque paths in the solver's search space, for
+    /// `Solver::search_subtrees` of a solver for the same goal) and the first bound.
+    Roots {
+        /// One path per subtree root.
+        paths: Vec<Vec<Move>>,
+        /// The first iteration's bound.
+        first_bound: u32,
+    },
+}
+
+impl Split {
+    /// The subtree roots dealt into at most `tasks` chunks of neighbouring roots (none when
+    /// solved).
+    pub fn chunks(&self, tasks: usize) -> Vec<&[Vec<Move>]> {
+        match self {
+            Split::Solved(_) => Vec::new(),
+            Split::Roots { paths, .. } => {
+                let per_task = paths.len().div_ceil(tasks.max(1)).max(1);
+                paths.chunks(per_task).collect()
+            }
+        }
+    }
+}
+
+/// What one bounded search of some subtrees of a [`Split`] found: the same solution and
+/// statistics as every other search, and the bound for the next iteration.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SubtreeResult {
+    /// Moves from the start to the goal within the bound (optimal when every smaller bound
+    /// was searched without a solution).
+    pub solution: Option<Solution>,
+    /// The least f-value above the bound met (`None`: nothing beyond it, the subtrees are
+    /// exhausted).
+    pub next_bound: Option<u32>,
+    /// What the search cost (the peak is the path: bound + 1).
+    pub stats: Stats,
+}
 
 /// Checks limits cheaply from a hot loop: the clock and the cancel flag are read only every
 /// 4096 calls.

@@ -124,7 +124,7 @@ impl MovePruner {
 
     /// The automaton for every redundant string of up to 12 moves. Learning
     /// them takes seconds, so the list ships with the crate (`redundant_moves.txt`, checked
-    /// against [`MovePruner::learn`] by the tests) and only the automaton is built, once per
+    /// against `MovePruner::learn` by the tests) and only the automaton is built, once per
     /// process, in about a millisecond.
     pub fn standard() -> &'static MovePruner {
         static STANDARD: OnceLock<MovePruner> = OnceLock::new();

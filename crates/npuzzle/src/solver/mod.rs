@@ -28,6 +28,7 @@ use crate::search::engine;
 use crate::search::eval::{self, MAX_CELLS};
 use crate::search::move_pruning::MovePruner;
 use crate::search::{self, LimitExceeded, LimitKind, Limits, SearchError, Stats};
+pub use crate::search::{Split, SubtreeResult};
 use crate::solution::Solution;
 use crate::symmetry::Canonical;
 use crate::table::{Table, TableError};
@@ -301,7 +302,7 @@ impl EngineJob for Run<'_> {
 struct FrontierJob(usize);
 
 impl EngineJob for FrontierJob {
-    type Out = engine::Frontier;
+    type Out = Split;
     fn long(&self) -> bool {
         false
     }
@@ -310,7 +311,7 @@ impl EngineJob for FrontierJob {
         board: &Board,
         eval: &E,
         pruner: &MovePruner,
-    ) -> Result<engine::Frontier, SearchError> {
+    ) -> Result<Split, SearchError> {
         engine::frontier(board, eval, pruner, self.0)
     }
 }
@@ -323,7 +324,7 @@ struct SubtreesJob<'a> {
 }
 
 impl EngineJob for SubtreesJob<'_> {
-    type Out = engine::SubtreeResult;
+    type Out = SubtreeResult;
     fn long(&self) -> bool {
         true
     }
@@ -332,7 +333,7 @@ impl EngineJob for SubtreesJob<'_> {
         board: &Board,
         eval: &E,
         pruner: &MovePruner,
-    ) -> Result<engine::SubtreeResult, SearchError> {
+    ) -> Result<SubtreeResult, SearchError> {
         engine::search_subtrees(board, eval, pruner, self.roots, self.bound, self.limits)
     }
 }
@@ -358,35 +359,6 @@ impl MovesBack<'_> {
 
 /// The deepest [`Solver::split`] goes when it chooses the depth itself.
 const MAX_SPLIT_DEPTH: usize = 19;
-
-/// The first level of a search split between machines: see [`Solver::frontier`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Split {
-    /// The board is solved within the frontier's depth: an optimal solution.
-    Solved(Solution),
-    /// The subtree roots to hand out (opaque paths in the solver's search space, for
-    /// [`Solver::search_subtrees`] of a solver for the same goal) and the first bound.
-    Roots {
-        /// One path per subtree root.
-        paths: Vec<Vec<Move>>,
-        /// The first iteration's bound.
-        first_bound: u32,
-    },
-}
-
-impl Split {
-    /// The subtree roots dealt into at most `tasks` chunks of neighbouring roots (none when
-    /// solved).
-    pub fn chunks(&self, tasks: usize) -> Vec<&[Vec<Move>]> {
-        match self {
-            Split::Solved(_) => Vec::new(),
-            Split::Roots { paths, .. } => {
-                let per_task = paths.len().div_ceil(tasks.max(1)).max(1);
-                paths.chunks(per_task).collect()
-            }
-        }
-    }
-}
 
 impl Solver {
     /// The `auto` solver for `goal` with no limits, as the command line's `solve` would
@@ -667,8 +639,8 @@ impl Solver {
     pub fn frontier(&self, board: &Board, depth: usize) -> Result<Split, SolveError> {
         let (f, back) = self.engine_job(board, FrontierJob(depth))?;
         Ok(match f {
-            engine::Frontier::Solved(moves) => Split::Solved(Solution::new(back.moves(moves))),
-            engine::Frontier::Roots { paths, first_bound } => Split::Roots { paths, first_bound },
+            Split::Solved(s) => Split::Solved(back.solution(s)),
+            roots => roots,
         })
     }
 
@@ -710,14 +682,14 @@ impl Solver {
         roots: &[Vec<Move>],
         bound: u32,
         limits: &Limits,
-    ) -> Result<engine::SubtreeResult, SolveError> {
+    ) -> Result<SubtreeResult, SolveError> {
         let job = SubtreesJob {
             roots,
             bound,
             limits,
         };
         let (mut r, back) = self.engine_job(board, job)?;
-        r.solution = r.solution.map(|m| back.moves(m));
+        r.solution = r.solution.map(|s| back.solution(s));
         Ok(r)
     }
 
