@@ -14,6 +14,7 @@ mod pdb;
 mod progress;
 mod scramble;
 mod serve;
+mod shell;
 mod solve;
 
 use clap::{Parser, Subcommand};
@@ -23,7 +24,7 @@ use std::process::ExitCode;
 /// UVa 652) and boards of other sizes.
 #[derive(Parser)]
 #[command(name = "npuzzle", version, about, long_about = None)]
-struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -48,6 +49,10 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Measure whole workloads (release builds): eight, search, korf100, korf24, serve.
     Bench(bench::BenchArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(shell::CompletionsArgs),
+    /// Print the manual page (roff: `npuzzle man | man -l -`), or write every page to a directory.
+    Man(shell::ManArgs),
 }
 
 /// Lets a closed output pipe (`npuzzle bench | head -1`) end the process quietly, as it does
@@ -78,6 +83,8 @@ fn main() -> ExitCode {
         Command::Scramble(args) => scramble::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Completions(args) => shell::completions::<Cli>(args),
+        Command::Man(args) => shell::man::<Cli>(args),
     };
     match result {
         Ok(code) => code,

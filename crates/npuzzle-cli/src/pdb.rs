@@ -58,72 +58,32 @@ impl PdbOptions {
     /// may be built.
     pub fn source(&self, build: Building) -> PdbSource {
         let cache = self.cache();
-        let dir = cache.dir().display().to_string();
+        let dir = cache.dir().to_path_buf();
         let bar = progress_bar();
-        let events = move |e: &PdbEvent| match e {
-            PdbEvent::Loaded(_) => {}
-            PdbEvent::Building(tiles) => {
-                bar.reset();
-                eprintln!(
-                    "npuzzle: building the pattern database for tiles {tiles:?} (cached in {dir})"
-                );
-            }
-            PdbEvent::Rebuilding(path, why) => {
-                bar.reset();
-                eprintln!(
-                    "npuzzle: {} is damaged or outdated ({why}); rebuilding it",
-                    path.display()
-                );
-            }
-            PdbEvent::Plan {
-                partition,
-                databases,
-                entries,
-                peak_bytes,
-            } => eprintln!(
-                "npuzzle: building {databases} {partition} pattern database(s): {} on disk, up to {} of memory while building{} (once; cached in {dir})",
-                megabytes(*entries),
-                megabytes(*peak_bytes),
-                if *entries > 100_000_000 {
-                    ", minutes on two cores"
-                } else {
-                    ""
+        let events = move |e: &PdbEvent| {
+            // Once per run, however many solvers a run makes: every database of a set would
+            // fail to save the same way, and every solver would name the stronger set.
+            static NOT_SAVED: AtomicBool = AtomicBool::new(false);
+            static WEAKER: AtomicBool = AtomicBool::new(false);
+            match e {
+                PdbEvent::Layer {
+                    layer,
+                    filled,
+                    total,
+                } => {
+                    bar.set_length(*total);
+                    bar.set_position(*filled);
+                    bar.set_message(format!("pattern database layer {layer}"));
+                    return;
                 }
-            ),
-            PdbEvent::NotSaved(path, why) => {
-                // Once per run: every database of the set would fail the same way.
-                static SHOWN: AtomicBool = AtomicBool::new(false);
-                if !SHOWN.swap(true, Ordering::Relaxed) {
-                    eprintln!(
-                        "npuzzle: warning: cannot save pattern databases ({} : {why}); using them from memory",
-                        path.display()
-                    );
-                }
+                PdbEvent::Building(_) | PdbEvent::Rebuilding(..) => bar.reset(),
+                PdbEvent::Built(..) => bar.finish_and_clear(),
+                PdbEvent::NotSaved(..) if NOT_SAVED.swap(true, Ordering::Relaxed) => return,
+                PdbEvent::Weaker { .. } if WEAKER.swap(true, Ordering::Relaxed) => return,
+                _ => {}
             }
-            PdbEvent::Built(tiles, secs) => {
-                bar.finish_and_clear();
-                eprintln!("npuzzle: built tiles {tiles:?} in {secs:.1} s");
-            }
-            PdbEvent::Layer {
-                layer,
-                filled,
-                total,
-            } => {
-                bar.set_length(*total);
-                bar.set_position(*filled);
-                bar.set_message(format!("pattern database layer {layer}"));
-            }
-            PdbEvent::Weaker { using, stronger } => {
-                // Once per run, however many solvers a run makes.
-                static SHOWN: AtomicBool = AtomicBool::new(false);
-                if !SHOWN.swap(true, Ordering::Relaxed) {
-                    eprintln!(
-                        "npuzzle: using the {using} pattern databases; `npuzzle pdb build --partition {stronger}` builds stronger ones (minutes, once)"
-                    )
-                }
-            }
-            PdbEvent::Unavailable(why) => {
-                eprintln!("npuzzle: no pattern databases ({why}); solving without them")
+            if let Some(m) = e.message(Some(&dir)) {
+                eprintln!("npuzzle: {m}");
             }
         };
         PdbSource {
@@ -132,15 +92,6 @@ impl PdbOptions {
             build,
             events: Some(Arc::new(events)),
         }
-    }
-}
-
-/// `bytes` for people: megabytes below a gigabyte, else gigabytes.
-fn megabytes(bytes: u64) -> String {
-    if bytes < 1_000_000_000 {
-        format!("{:.0} MB", bytes as f64 / 1e6)
-    } else {
-        format!("{:.1} GB", bytes as f64 / 1e9)
     }
 }
 

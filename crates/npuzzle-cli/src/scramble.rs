@@ -32,10 +32,23 @@ pub struct ScrambleArgs {
     /// Boards solvable toward Korf's goal (blank first, then tiles in order).
     #[arg(long, conflicts_with = "goal")]
     pub blank_first: bool,
-    /// Output: one board per line (`auto`, `hdu`), one board (`poj`, with --count 1), a UVa 652
-    /// input (count, blank line, datasets of one row per line), or JSON lines (`jsonl`).
-    #[arg(long, value_enum, default_value = "auto")]
-    pub format: FormatArg,
+    /// How to write the boards (each a valid input of `npuzzle solve`).
+    #[arg(long, value_enum, default_value = "hdu")]
+    pub format: ScrambleFormat,
+}
+
+/// How `npuzzle scramble` writes its boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScrambleFormat {
+    /// One board per line (HDU 1043 input).
+    #[value(alias = "auto")]
+    Hdu,
+    /// One board on one line (POJ 1077 input; needs --count 1).
+    Poj,
+    /// UVa 652 input: the count, then each board after a blank line, one row per line.
+    Uva,
+    /// One JSON object per board: board, width, height, solvable.
+    Jsonl,
 }
 
 /// Writes `count` boards of `shape` (solvable toward `goal` unless `any_parity`), one per line.
@@ -46,7 +59,7 @@ pub fn write_boards(
     seed: u64,
     any_parity: bool,
 ) -> io::Result<()> {
-    write_formatted(out, goal, count, seed, any_parity, FormatArg::Hdu)
+    write_formatted(out, goal, count, seed, any_parity, ScrambleFormat::Hdu)
 }
 
 /// Writes the boards in `format`.
@@ -56,10 +69,10 @@ fn write_formatted(
     count: u64,
     seed: u64,
     any_parity: bool,
-    format: FormatArg,
+    format: ScrambleFormat,
 ) -> io::Result<()> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    if format == FormatArg::Uva {
+    if format == ScrambleFormat::Uva {
         writeln!(out, "{count}")?;
     }
     for _ in 0..count {
@@ -69,7 +82,7 @@ fn write_formatted(
             random_solvable(goal, &mut rng)
         };
         match format {
-            FormatArg::Uva => {
+            ScrambleFormat::Uva => {
                 writeln!(out)?;
                 let width = b.shape().width();
                 let line = b.to_judge_line();
@@ -78,7 +91,7 @@ fn write_formatted(
                     writeln!(out, "{}", row.join(" "))?;
                 }
             }
-            FormatArg::Jsonl => {
+            ScrambleFormat::Jsonl => {
                 let solvable = npuzzle::parity::is_solvable(&b, goal).unwrap_or(false);
                 let row = serde_json::json!({
                     "board": b.to_judge_line(),
@@ -96,7 +109,7 @@ fn write_formatted(
 
 /// Runs `npuzzle scramble`.
 pub fn run(args: ScrambleArgs) -> Result<ExitCode> {
-    if args.format == FormatArg::Poj && args.count != 1 {
+    if args.format == ScrambleFormat::Poj && args.count != 1 {
         bail!(
             "--format poj holds exactly one board; use --count 1, or --format hdu|uva|jsonl for {}",
             args.count

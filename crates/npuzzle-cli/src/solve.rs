@@ -27,7 +27,8 @@ pub struct SolveArgs {
     pub input: Vec<String>,
     #[command(flatten)]
     pub board: BoardOptions,
-    /// Solving method; `auto` picks the fastest optimal one for the board size.
+    /// Solving method; `auto` picks the fastest optimal one up to 32 cells and the near-optimal
+    /// solver beyond.
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: AlgorithmArg,
     /// Heuristic for astar, idastar, greedy and near (default: pattern databases for auto on

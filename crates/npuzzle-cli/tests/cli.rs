@@ -834,3 +834,43 @@ fn fallback_and_effort_from_the_command_line() {
     let o = npuzzle(&["solve", "--effort", "6"], "1 2 3 4 5 6 7 x 8\n");
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn completions_and_manual_pages_cover_every_subcommand() {
+    for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+        let o = npuzzle(&["completions", shell], "");
+        assert!(o.status.success(), "{shell}: {}", stderr(&o));
+        let script = stdout(&o);
+        for sub in ["solve", "check", "scramble", "pdb", "serve", "completions"] {
+            assert!(script.contains(sub), "{shell} completions lack {sub}");
+        }
+    }
+    let o = npuzzle(&["completions", "tcsh"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let o = npuzzle(&["man"], "");
+    assert!(o.status.success());
+    let page = stdout(&o);
+    assert!(
+        page.starts_with(".ie") || page.contains(".TH npuzzle"),
+        "{page}"
+    );
+    assert!(page.contains("solve") && page.contains("check"));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("npuzzle-man");
+    let _ = std::fs::remove_dir_all(&dir);
+    let o = npuzzle(&["man", "--dir", dir.to_str().unwrap()], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    for page in [
+        "npuzzle.1",
+        "npuzzle-solve.1",
+        "npuzzle-check.1",
+        "npuzzle-pdb.1",
+    ] {
+        let text = std::fs::read_to_string(dir.join(page)).unwrap();
+        assert!(text.contains(".TH"), "{page}");
+    }
+    let solve = std::fs::read_to_string(dir.join("npuzzle-solve.1")).unwrap();
+    assert!(
+        solve.contains("algorithm"),
+        "the solve page lists its options"
+    );
+}

@@ -9,6 +9,7 @@
 
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::heuristic::pdb_file::PdbCache;
+use npuzzle::heuristic::pdb_set::PdbEvent;
 use npuzzle::judge::Verdict;
 use npuzzle::search::LimitKind;
 use npuzzle::search::Limits;
@@ -17,7 +18,7 @@ use npuzzle::solver::cache::SolverCache;
 use npuzzle::solver::sinks::{Collect, Collected, length};
 use npuzzle::{
     Algorithm, Answer, Board, Building, Move, Outcome, PdbSource, Record, RecordWithStats, Shape,
-    Solution, SolveError, SolverBuilder, Split,
+    Solution, SolveError, SolverBuilder, Split, SplitIterations, SubtreeResult,
 };
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -587,15 +588,14 @@ impl Solver {
             None => Board::goal(shape),
         };
         let limits = limits_of(timeout, max_nodes)?;
+        let cache = pdb_dir
+            .map(PdbCache::new)
+            .unwrap_or_else(PdbCache::standard);
         let source = PdbSource {
-            cache: Some(
-                pdb_dir
-                    .map(PdbCache::new)
-                    .unwrap_or_else(PdbCache::standard),
-            ),
+            events: Some(build_announcer(cache.dir().to_path_buf())),
+            cache: Some(cache),
             partition,
             build: building_of(build)?,
-            events: None,
         };
         let builder = SolverBuilder::new(goal.clone())
             .algorithm(algorithm_of(algorithm)?)
@@ -899,22 +899,133 @@ impl Solver {
         ))
     }
 
-    /// A `Solution` for moves found by a split search (checked to reach the goal), with the
-    /// totals of all its tasks.
-    #[pyo3(signature = (board, moves, expanded=0, generated=0, elapsed=0.0))]
+    /// The `Solution` of a split search whose `iterations` found one (checked to reach the
+    /// goal), with the totals of all its tasks and the scheduler's `elapsed` seconds.
+    #[pyo3(signature = (board, iterations, elapsed=0.0))]
     fn split_solution(
         &self,
         board: &Bound<'_, PyAny>,
-        moves: &str,
-        expanded: u64,
-        generated: u64,
+        iterations: &Iterations,
         elapsed: f64,
     ) -> PyResult<Solution_> {
         let b = self.board(board)?;
-        let s = Solution::from_letters(moves).map_err(value_error)?;
+        let it = iterations.lock()?;
+        let s = it
+            .found()
+            .ok_or_else(|| value_error("the split search has found no solution"))?;
         s.verify(&b, self.inner.goal()).map_err(value_error)?;
-        Ok(solved_split(s, expanded, generated, elapsed))
+        let st = it.stats();
+        Ok(solved_split(s.clone(), st.expanded, st.generated, elapsed))
     }
+}
+
+/// The iterations of a split search (the library's `SplitIterations`): `record` every task's
+/// `search_subtrees` result under `bound`; `advance` ends the iteration with the next bound,
+/// or `None` once a solution is found (`found`) or the subtrees are exhausted.
+#[pyclass(name = "SplitIterations", module = "npuzzle")]
+struct Iterations {
+    inner: std::sync::Mutex<SplitIterations>,
+}
+
+#[pymethods]
+impl Iterations {
+    #[new]
+    fn new(first_bound: u32) -> Iterations {
+        Iterations {
+            inner: std::sync::Mutex::new(SplitIterations::new(first_bound)),
+        }
+    }
+
+    /// The bound of the current iteration.
+    #[getter]
+    fn bound(&self) -> PyResult<u32> {
+        Ok(self.lock()?.bound())
+    }
+
+    /// Counts one task's `search_subtrees` result `(moves or None, next_bound or None,
+    /// expanded, generated)`; `True` once a solution is known (stop the other tasks).
+    fn record(&self, result: (Option<String>, Option<u32>, u64, u64)) -> PyResult<bool> {
+        let (moves, next_bound, expanded, generated) = result;
+        let solution = match moves {
+            Some(m) => Some(Solution::from_letters(&m).map_err(value_error)?),
+            None => None,
+        };
+        let stats = npuzzle::search::Stats {
+            expanded,
+            generated,
+            ..Default::default()
+        };
+        Ok(self.lock()?.record(SubtreeResult {
+            solution,
+            next_bound,
+            stats,
+        }))
+    }
+
+    /// Ends the iteration: the next bound, or `None` when a solution was found or the
+    /// subtrees are exhausted.
+    fn advance(&self) -> PyResult<Option<u32>> {
+        Ok(self.lock()?.advance())
+    }
+
+    /// The solution's moves once found (optimal), else `None`.
+    #[getter]
+    fn found(&self) -> PyResult<Option<String>> {
+        Ok(self.lock()?.found().map(|s| s.to_letters()))
+    }
+
+    /// States expanded by every task recorded.
+    #[getter]
+    fn expanded(&self) -> PyResult<u64> {
+        Ok(self.lock()?.stats().expanded)
+    }
+}
+
+impl Iterations {
+    fn lock(&self) -> PyResult<std::sync::MutexGuard<'_, SplitIterations>> {
+        self.inner
+            .lock()
+            .map_err(|_| PyRuntimeError::new_err("a split search's iterations were poisoned"))
+    }
+}
+
+/// Says what building databases does through the `npuzzle` logger (shown on stderr by
+/// default: see `__init__.py`), in the library's words; build progress at most every five
+/// seconds.
+fn build_announcer(dir: std::path::PathBuf) -> npuzzle::solver::builder::PdbEvents {
+    let last = std::sync::Mutex::new(std::time::Instant::now());
+    Arc::new(move |e: &PdbEvent| {
+        let line = match e {
+            PdbEvent::Layer {
+                layer,
+                filled,
+                total,
+            } => {
+                let Ok(mut last) = last.lock() else { return };
+                if last.elapsed().as_secs() < 5 {
+                    return;
+                }
+                *last = std::time::Instant::now();
+                format!(
+                    "building: layer {layer}, {:.0}% of the entries known",
+                    100.0 * *filled as f64 / (*total).max(1) as f64
+                )
+            }
+            other => match other.message(Some(&dir)) {
+                Some(m) => m,
+                None => return,
+            },
+        };
+        Python::attach(|py| {
+            let logged = py
+                .import("logging")
+                .and_then(|l| l.call_method1("getLogger", ("npuzzle",)))
+                .and_then(|log| log.call_method1("info", (line,)));
+            if let Err(e) = logged {
+                e.write_unraisable(py, None);
+            }
+        });
+    })
 }
 
 fn letters(moves: &[Move]) -> String {
@@ -1170,6 +1281,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Stats>()?;
     m.add_class::<Failure>()?;
     m.add_class::<CheckResult>()?;
+    m.add_class::<Iterations>()?;
     m.add("SearchLimitError", m.py().get_type::<SearchLimitError>())?;
     m.add_function(wrap_pyfunction!(is_solvable, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;

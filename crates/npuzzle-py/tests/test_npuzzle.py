@@ -5,6 +5,7 @@ import json
 import os
 import pickle
 import subprocess
+import sys
 import threading
 
 import pytest
@@ -262,3 +263,68 @@ def test_the_cli_writes_the_same_records_and_verdicts(tmp_path):
         assert v.pop("board") == text
         v.pop("line"), v.pop("answers_line")
         assert v == npuzzle.check(text, answer).to_dict()
+
+
+def test_a_split_search_driven_by_hand_is_optimal():
+    """What npuzzle.ray.solve_one does, without Ray: split, search every chunk under each
+    bound, let the library keep the iterations."""
+    solver = npuzzle.Solver(4, algorithm="idastar", heuristic="linear-conflict")
+    for board in npuzzle.scramble(4, 3, seed=21):
+        want = solver.solve(board).length
+        split = solver.split(board, 4, depth=3)
+        assert split[0] == "roots"
+        _, chunks, first_bound, depth = split
+        assert depth == 3 and 1 <= len(chunks) <= 4
+        iterations = npuzzle.SplitIterations(first_bound)
+        bounds = [iterations.bound]
+        while True:
+            for chunk in chunks:
+                if iterations.record(solver.search_subtrees(board, chunk, iterations.bound)):
+                    break
+            bound = iterations.advance()
+            if bound is None:
+                break
+            assert bound > bounds[-1]
+            bounds.append(bound)
+        assert iterations.found is not None and iterations.expanded > 0
+        s = solver.split_solution(board, iterations, elapsed=0.5)
+        assert s.length == want and s.optimal and s.moves == iterations.found
+        assert s.stats.expanded == iterations.expanded
+        replayed = npuzzle.check(board, s.moves)
+        assert replayed.valid and replayed.length == want
+    with pytest.raises(ValueError, match="no solution"):
+        solver.split_solution(npuzzle.scramble(4, 1, seed=1)[0], npuzzle.SplitIterations(3))
+
+
+def test_a_missing_numpy_says_how_to_install_it():
+    code = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "import npuzzle\n"
+        "for f in (lambda: npuzzle.lengths([npuzzle.scramble(3, 1, seed=1)[0]]),\n"
+        "          npuzzle.distance_table):\n"
+        "    try:\n"
+        "        f()\n"
+        "    except ImportError as e:\n"
+        "        print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.count("pip install 'npuzzle[numpy]'") == 2, out
+
+
+def test_builds_are_announced_on_the_npuzzle_logger(tmp_path, caplog):
+    """A build says what it builds, its size and its time (the CLI's words), visible by
+    default; here the quick 4x4 6-6-3 databases into an empty cache."""
+    import logging
+
+    log = logging.getLogger("npuzzle")
+    assert log.level == logging.INFO and log.handlers  # shown by default
+    log.propagate = True
+    try:
+        with caplog.at_level(logging.INFO, logger="npuzzle"):
+            npuzzle.Solver("4x4", pdb_dir=str(tmp_path), partition="6-6-3")
+    finally:
+        log.propagate = False
+    text = caplog.text
+    assert "building 3 6-6-3 pattern database(s)" in text and "MB on disk" in text, text
+    assert "built tiles" in text and str(tmp_path) in text

@@ -350,10 +350,8 @@ function showAnswer(d) {
   $('solution-length').textContent = d.length.toLocaleString();
   $('optimal').textContent = d.optimal ? 'optimal' : 'not optimal';
   $('optimal').classList.toggle('warn', !d.optimal);
-  $('note').hidden = !d.note && d.optimal;
-  $('note').textContent = d.note
-    ? `${d.note[0].toUpperCase()}${d.note.slice(1)}.`
-    : (d.optimal ? '' : 'Boards this large are answered by the near-optimal solver: short answers, but not proven the fewest moves.');
+  $('note').hidden = !d.note;
+  $('note').textContent = d.note ? `${d.note[0].toUpperCase()}${d.note.slice(1)}.` : '';
   $('tiles').textContent = d.tiles;
   $('tiles-box').open = d.tiles.length <= 80;
   $('stats').textContent = describeStats(d);

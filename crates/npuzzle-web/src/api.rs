@@ -18,7 +18,9 @@ use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::Verdict;
 use npuzzle::names::NameError;
 use npuzzle::search::{LimitKind, Limits, SearchError, Stats};
-use npuzzle::{Algorithm, Board, Outcome, Record, Shape, SolveError, Solver, SolverBuilder};
+use npuzzle::{
+    Algorithm, Answer, Board, NotOptimal, Outcome, Record, Shape, SolveError, Solver, SolverBuilder,
+};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -320,17 +322,35 @@ fn outcome_response(board: &Board, outcome: Outcome) -> Result<SolveResponse, Ap
         )),
         Outcome::Solved(a) => Ok(SolveResponse {
             record: Record::solved(board, &a),
-            note: a.fallback_after.map(|kind| match kind {
-                LimitKind::Memory => "this board needs more memory than this server gives one \
-                     search; here is a near-optimal answer instead (maybe not the fewest moves)"
-                    .to_string(),
-                _ => "this board needs a longer search than this server allows; here is a \
-                     near-optimal answer instead (maybe not the fewest moves)"
-                    .to_string(),
-            }),
+            note: note(board, &a),
             stats: a.stats,
         }),
     }
+}
+
+/// Why an answer is not the fewest moves, in words for the page (`None` when it is).
+fn note(board: &Board, a: &Answer) -> Option<String> {
+    let near = "here is a near-optimal answer instead (maybe not the fewest moves)";
+    Some(match a.not_optimal(board.shape())? {
+        NotOptimal::Fallback(LimitKind::Memory) => {
+            format!("this board needs more memory than this server gives one search; {near}")
+        }
+        NotOptimal::Fallback(_) => {
+            format!("this board needs a longer search than this server allows; {near}")
+        }
+        NotOptimal::NoDatabases => format!(
+            "this server has no pattern databases for {shape}, so the answer is near-optimal \
+             (short, but not proven the fewest moves); building them once \
+             (`npuzzle pdb build --size {shape}`) and restarting the server makes answers optimal",
+            shape = board.shape()
+        ),
+        NotOptimal::TooLarge => "boards this large are answered by the near-optimal solver: \
+             short answers, but not proven the fewest moves"
+            .to_string(),
+        NotOptimal::Method => {
+            format!("{} does not promise the fewest moves", a.algorithm.name())
+        }
+    })
 }
 
 fn solve_error(e: SolveError) -> ApiError {

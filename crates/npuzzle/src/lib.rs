@@ -46,11 +46,13 @@ pub mod table;
 pub use board::{BLANK, Board, BoardError, Move, Shape, Tile};
 pub use heuristic::pdb_set::Building;
 pub use parse::{ParseError, ParseErrorKind};
+pub use search::SplitIterations;
 pub use solution::{ReplayError, Solution};
 pub use solver::builder::{PdbSource, SolverBuilder};
 pub use solver::plan::{Plan, Use};
 pub use solver::{
-    Algorithm, Answer, Outcome, Record, RecordWithStats, SolveError, Solver, Split, SubtreeResult,
+    Algorithm, Answer, NotOptimal, Outcome, Record, RecordWithStats, SolveError, Solver, Split,
+    SubtreeResult,
 };
 
 /// The README's Rust examples, compiled and run as doc tests.

@@ -492,20 +492,21 @@ fn split_search_finds_the_optimal_length() {
             let got = match solver.frontier(&b, 4).unwrap() {
                 npuzzle::Split::Solved(s) => s,
                 npuzzle::Split::Roots { paths, first_bound } => {
-                    let mut bound = first_bound;
-                    'iterations: loop {
-                        let mut next = u32::MAX;
+                    let mut it = npuzzle::SplitIterations::new(first_bound);
+                    loop {
                         for chunk in paths.chunks(7) {
                             let r = solver
-                                .search_subtrees(&b, chunk, bound, &Limits::default())
+                                .search_subtrees(&b, chunk, it.bound(), &Limits::default())
                                 .unwrap();
-                            if let Some(solution) = r.solution {
-                                break 'iterations solution;
+                            if it.record(r) {
+                                break;
                             }
-                            next = next.min(r.next_bound.unwrap_or(u32::MAX));
                         }
-                        assert!(next > bound && next != u32::MAX);
-                        bound = next;
+                        let before = it.bound();
+                        match it.advance() {
+                            Some(next) => assert!(next > before),
+                            None => break it.found().expect("solvable").clone(),
+                        }
                     }
                 }
             };

@@ -228,3 +228,46 @@ fn state_encodings_have_clear_limits() {
     };
     assert_eq!(a.solution.len(), 1);
 }
+
+#[test]
+fn answers_say_why_they_are_not_optimal() {
+    use npuzzle::NotOptimal;
+    let mut rng = SmallRng::seed_from_u64(17);
+    let mut answer = |shape: Shape, algorithm: Algorithm| {
+        let goal = Board::goal(shape);
+        let b = random_solvable(&goal, &mut rng);
+        // `auto` as the command line runs it (no heuristic named); others with linear conflict.
+        let solver = match algorithm {
+            Algorithm::Auto => Solver::for_goal(goal),
+            _ => Solver::new(
+                goal,
+                algorithm,
+                HeuristicKind::LinearConflict,
+                Limits::default(),
+            ),
+        }
+        .unwrap();
+        match solver.solve(&b).unwrap() {
+            Outcome::Solved(a) => {
+                a.solution.verify(&b, solver.goal()).unwrap();
+                (a.not_optimal(shape), a.optimal)
+            }
+            Outcome::Unsolvable => unreachable!("solvable by construction"),
+        }
+    };
+    let s = |w, h| Shape::new(w, h).unwrap();
+    assert_eq!(answer(s(3, 3), Algorithm::Auto), (None, true));
+    assert_eq!(
+        answer(s(3, 3), Algorithm::Greedy),
+        (Some(NotOptimal::Method), false)
+    );
+    // 5x5 without databases: the near-optimal solver, which databases would replace.
+    assert_eq!(
+        answer(s(5, 5), Algorithm::Near),
+        (Some(NotOptimal::NoDatabases), false)
+    );
+    assert_eq!(
+        answer(s(7, 7), Algorithm::Auto),
+        (Some(NotOptimal::TooLarge), false)
+    );
+}

@@ -12,10 +12,15 @@ neighbour that swaps with it (``u``, ``d``, ``l``, ``r``).
 ``solve`` answers one board, ``solve_many`` a batch on all cores (the GIL released),
 ``Solver`` keeps tables and pattern databases between calls; ``npuzzle.ray`` spreads batches
 and single hard searches over a Ray cluster.
+
+Building pattern databases can take minutes (4x4's 7-8: about six, once; they are cached).
+What is built, its size and its progress go to the ``npuzzle`` logger, which prints them on
+stderr by default; ``logging.getLogger("npuzzle").setLevel(logging.WARNING)`` silences them.
 """
 
 from __future__ import annotations
 
+import logging
 import numbers
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Sequence, Tuple, Union
 
@@ -28,6 +33,7 @@ from ._npuzzle import (
     SearchLimitError,
     Solution,
     Solver,
+    SplitIterations,
     Stats,
     cached_solver as _cached_solver,
     distance_table_bytes as _distance_table_bytes,
@@ -36,6 +42,28 @@ from ._npuzzle import (
     rank as _rank,
     scramble as _scramble,
 )
+
+# Long builds announce themselves (see the module docs): visible by default, like the
+# command line's notices, unless the application configured the logger itself.
+_log = logging.getLogger("npuzzle")
+if not _log.handlers and _log.level == logging.NOTSET:
+    _handler = logging.StreamHandler()
+    _handler.setFormatter(logging.Formatter("npuzzle: %(message)s"))
+    _log.addHandler(_handler)
+    _log.setLevel(logging.INFO)
+    _log.propagate = False
+
+
+def _numpy() -> Any:
+    """NumPy, or an ImportError that says how to install it."""
+    try:
+        import numpy
+    except ImportError:
+        raise ImportError(
+            "this function returns NumPy arrays: pip install 'npuzzle[numpy]' (or numpy)"
+        ) from None
+    return numpy
+
 
 __all__ = [
     "Board",
@@ -46,6 +74,7 @@ __all__ = [
     "Size",
     "Solution",
     "Solver",
+    "SplitIterations",
     "Stats",
     "check",
     "distance_table",
@@ -257,7 +286,7 @@ def lengths(
     board that could not be read and -3 one whose search hit a limit; with ``errors="raise"``
     (the default) they raise ``ValueError`` / ``SearchLimitError`` naming the index.
     """
-    import numpy as np
+    np = _numpy()
 
     if errors not in ("raise", "return"):
         raise ValueError(f'errors must be "raise" or "return", not {errors!r}')
@@ -323,6 +352,6 @@ def rank(board: Board, *, size: Optional[Size] = None) -> int:
 def distance_table(size: Size = "3x3", *, goal: Optional[Board] = None) -> "numpy.ndarray":
     """The optimal distance of every board of a small size (at most 10 cells) as a NumPy
     ``uint8`` array indexed by ``rank(board)``; 255 where the goal cannot be reached."""
-    import numpy as np
+    np = _numpy()
 
     return np.frombuffer(_distance_table_bytes(size, goal=goal), dtype=np.uint8).copy()

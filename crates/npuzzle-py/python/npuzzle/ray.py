@@ -138,7 +138,7 @@ def solve_many(
 
 
 def _solve_dataset(ds: "ray.data.Dataset", options: Dict[str, Any], batch_size: Optional[int]):
-    import numpy as np
+    np = npuzzle._numpy()
 
     def label(batch: Dict[str, Any]) -> Dict[str, Any]:
         boards = [_plain(b) for b in batch["board"]]
@@ -256,21 +256,21 @@ def solve_one(
         return None
     if split[0] == "solved":
         return split[1]
-    _, chunks, bound, report.depth = split
+    _, chunks, first_bound, report.depth = split
     report.roots = sum(len(c) for c in chunks)
     report.tasks = len(chunks)
     board_ref = ray.put(board)
-    expanded = generated = 0
-    while True:
+    # The library keeps the iterations (next bound, the solution, the totals); Ray runs them.
+    iterations = npuzzle.SplitIterations(first_bound)
+    bound: Optional[int] = first_bound
+    while bound is not None:
         iteration_start = time.monotonic()
+        expanded_before = iterations.expanded
         # SPREAD: tasks go to every node rather than fill the driver's node first. Each task
         # also stops itself when the whole search's time is up.
         left = None if timeout is None else max(0.001, timeout - (time.monotonic() - started))
         pending = [_search_chunk.options(scheduling_strategy="SPREAD").remote(
             options, board_ref, c, bound, left) for c in chunks]
-        next_bound = None
-        found = None
-        nodes_this = 0
         while pending:
             left = None
             if timeout is not None:
@@ -279,33 +279,27 @@ def solve_one(
                     _stop(pending)
                     raise SearchLimitError(
                         f"no solution within {timeout} s (bound {bound}, "
-                        f"{expanded + nodes_this} states expanded)")
+                        f"{iterations.expanded} states expanded)")
             done, pending = ray.wait(pending, num_returns=1, timeout=left)
+            solved = False
             for ref in done:
                 try:
-                    moves, nb, e, g, node = ray.get(ref)
+                    *result, node = ray.get(ref)
                 except SearchLimitError:
                     _stop(pending)
                     raise SearchLimitError(
                         f"no solution within {timeout} s (bound {bound}, "
-                        f"{expanded + nodes_this} states expanded)") from None
-                nodes_this += e
-                expanded += e
-                generated += g
+                        f"{iterations.expanded} states expanded)") from None
                 report.nodes[node] = report.nodes.get(node, 0) + 1
-                if nb is not None:
-                    next_bound = nb if next_bound is None else min(next_bound, nb)
-                if moves is not None and found is None:
-                    found = moves
-            if found is not None:
+                solved = iterations.record(tuple(result)) or solved
+            if solved:
                 # Optimal already: every smaller bound was exhausted.
                 _stop(pending)
                 pending = []
-        report.iterations.append(dict(bound=bound, expanded=nodes_this,
+        report.iterations.append(dict(bound=bound,
+                                      expanded=iterations.expanded - expanded_before,
                                       seconds=time.monotonic() - iteration_start))
-        if found is not None:
-            return local.split_solution(board, found, expanded=expanded, generated=generated,
-                                        elapsed=time.monotonic() - started)
-        if next_bound is None:
-            return None
-        bound = next_bound
+        bound = iterations.advance()
+    if iterations.found is None:
+        return None
+    return local.split_solution(board, iterations, elapsed=time.monotonic() - started)

@@ -397,6 +397,63 @@ pub enum PdbEvent {
     Unavailable(String),
 }
 
+impl PdbEvent {
+    /// What to tell a person about the event, one line, the same words in every front end
+    /// (`dir`: the cache directory, named where databases are built); `None` for loads and
+    /// build progress, which front ends show their own way (a bar, a log line).
+    pub fn message(&self, dir: Option<&std::path::Path>) -> Option<String> {
+        let cached_in = match dir {
+            Some(d) => format!("cached in {}", d.display()),
+            None => "in memory only".to_string(),
+        };
+        Some(match self {
+            PdbEvent::Loaded(_) | PdbEvent::Layer { .. } => return None,
+            PdbEvent::Building(tiles) => {
+                format!("building the pattern database for tiles {tiles:?} ({cached_in})")
+            }
+            PdbEvent::Rebuilding(path, why) => format!(
+                "{} is damaged or outdated ({why}); rebuilding it",
+                path.display()
+            ),
+            PdbEvent::Plan {
+                partition,
+                databases,
+                entries,
+                peak_bytes,
+            } => format!(
+                "building {databases} {partition} pattern database(s): {} on disk, up to {} of memory while building{} (once; {cached_in})",
+                human_bytes(*entries),
+                human_bytes(*peak_bytes),
+                if *entries > 100_000_000 {
+                    ", minutes on two cores"
+                } else {
+                    ", seconds"
+                }
+            ),
+            PdbEvent::NotSaved(path, why) => format!(
+                "warning: cannot save pattern databases ({}: {why}); using them from memory",
+                path.display()
+            ),
+            PdbEvent::Built(tiles, secs) => format!("built tiles {tiles:?} in {secs:.1} s"),
+            PdbEvent::Weaker { using, stronger } => format!(
+                "using the {using} pattern databases; `npuzzle pdb build --partition {stronger}` builds stronger ones (minutes, once)"
+            ),
+            PdbEvent::Unavailable(why) => {
+                format!("no pattern databases ({why}); solving without them")
+            }
+        })
+    }
+}
+
+/// `bytes` for people: megabytes below a gigabyte, else gigabytes.
+pub fn human_bytes(bytes: u64) -> String {
+    if bytes < 1_000_000_000 {
+        format!("{:.0} MB", bytes as f64 / 1e6)
+    } else {
+        format!("{:.1} GB", bytes as f64 / 1e9)
+    }
+}
+
 /// The databases of one partition toward one goal.
 #[derive(Debug)]
 pub struct PdbSet {

@@ -229,6 +229,71 @@ pub struct SubtreeResult {
     pub stats: Stats,
 }
 
+/// The iterations of a split search, kept by whoever hands out the subtrees (a scheduler such
+/// as Ray, or a test): every subtree search under the current [`SplitIterations::bound`]
+/// reports with [`SplitIterations::record`]; once all have answered (or one found the goal),
+/// [`SplitIterations::advance`] gives the next bound. The first solution found under a bound
+/// is optimal, since every smaller bound was searched in full.
+#[derive(Clone, Debug)]
+pub struct SplitIterations {
+    bound: u32,
+    next_bound: Option<u32>,
+    found: Option<Solution>,
+    stats: Stats,
+}
+
+impl SplitIterations {
+    /// Iterations starting at `first_bound` (from [`Split::Roots`]).
+    pub fn new(first_bound: u32) -> SplitIterations {
+        SplitIterations {
+            bound: first_bound,
+            next_bound: None,
+            found: None,
+            stats: Stats::default(),
+        }
+    }
+
+    /// The bound of the current iteration.
+    pub fn bound(&self) -> u32 {
+        self.bound
+    }
+
+    /// Counts one subtree search of the current iteration; `true` once a solution is known
+    /// (the searches still running can be stopped: it is optimal).
+    pub fn record(&mut self, result: SubtreeResult) -> bool {
+        self.stats.absorb(&result.stats);
+        if let Some(b) = result.next_bound {
+            self.next_bound = Some(self.next_bound.map_or(b, |n| n.min(b)));
+        }
+        if self.found.is_none() {
+            self.found = result.solution;
+        }
+        self.found.is_some()
+    }
+
+    /// Ends the current iteration: the next one's bound, or `None` when a solution was found
+    /// ([`SplitIterations::found`]) or the subtrees are exhausted (the goal is unreachable).
+    pub fn advance(&mut self) -> Option<u32> {
+        if self.found.is_some() {
+            return None;
+        }
+        let next = self.next_bound.take()?;
+        self.bound = next;
+        Some(next)
+    }
+
+    /// The optimal solution, once found.
+    pub fn found(&self) -> Option<&Solution> {
+        self.found.as_ref()
+    }
+
+    /// What every subtree search recorded so far cost together (the elapsed time is the
+    /// scheduler's to measure).
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+}
+
 /// Checks limits cheaply from a hot loop: the clock and the cancel flag are read only every
 /// 4096 calls.
 pub(crate) struct Budget<'a> {

@@ -186,6 +186,37 @@ pub struct Answer {
     pub fallback_after: Option<search::LimitKind>,
 }
 
+/// Why an answer is not proven the fewest moves ([`Answer::not_optimal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotOptimal {
+    /// The optimal search hit this limit and the near-optimal solver answered instead.
+    Fallback(search::LimitKind),
+    /// The near-optimal solver answered a board small enough for an optimal search over
+    /// pattern databases: `auto` does so when none are available (`npuzzle pdb build --size
+    /// WxH` builds them once), or `near` was asked for.
+    NoDatabases,
+    /// Past 32 cells only the near-optimal solver answers.
+    TooLarge,
+    /// A method that does not promise the fewest moves was asked for (greedy, large, near).
+    Method,
+}
+
+impl Answer {
+    /// Why this answer (for a board of `shape`) is not proven the fewest moves; `None` when
+    /// it is.
+    pub fn not_optimal(&self, shape: crate::board::Shape) -> Option<NotOptimal> {
+        if self.optimal {
+            return None;
+        }
+        Some(match self.fallback_after {
+            Some(kind) => NotOptimal::Fallback(kind),
+            None if shape.cells() > MAX_CELLS => NotOptimal::TooLarge,
+            None if self.algorithm == Algorithm::Near => NotOptimal::NoDatabases,
+            None => NotOptimal::Method,
+        })
+    }
+}
+
 /// The result of solving one board.
 #[derive(Clone, Debug)]
 pub enum Outcome {
