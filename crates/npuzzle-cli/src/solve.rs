@@ -17,6 +17,8 @@ use npuzzle::solver::sinks::{Text, TextOptions, TextWriter};
 use npuzzle::{Algorithm, Building};
 use std::io;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Arguments of `npuzzle solve`.
 #[derive(Args, Debug)]
@@ -216,6 +218,8 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     }
     .solvers()?
     .on_threads(args.threads as usize)?;
+    let signals = Interrupt::install()?;
+    let solvers = solvers.interrupted_by(signals.flag.clone());
     for unused in solvers.template().unused_options() {
         eprintln!("npuzzle: warning: {unused}");
     }
@@ -235,7 +239,46 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         io::stderr(),
     );
     let summary = solvers.run(reader, &sink, &mut writer)?;
+    if summary.interrupted {
+        eprintln!(
+            "npuzzle: interrupted: {} answer(s) written; {} board(s) read were left unanswered (and input past them, if any, was not read)",
+            summary.answered + summary.failures,
+            summary.unanswered
+        );
+        return Ok(signals.exit_code());
+    }
     Ok(exit_code(&summary))
+}
+
+/// SIGINT and SIGTERM, caught so that a batch writes what it has finished before exiting
+/// (see `Solvers::interrupted_by`); a second SIGINT ends the process at once.
+struct Interrupt {
+    flag: Arc<AtomicBool>,
+    /// The exit status the signal asks for: 130 (SIGINT) or 143 (SIGTERM).
+    status: Arc<AtomicUsize>,
+}
+
+impl Interrupt {
+    fn install() -> Result<Interrupt> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        use signal_hook::flag;
+        let flag = Arc::new(AtomicBool::new(false));
+        let status = Arc::new(AtomicUsize::new(0));
+        for (signal, code) in [(SIGINT, 130), (SIGTERM, 143)] {
+            // Once the flag is set, the same signal again exits at once (registered first,
+            // so that it sees the flag as it was before this signal).
+            flag::register_conditional_shutdown(signal, code as i32, flag.clone())
+                .context("installing the signal handlers")?;
+            flag::register_usize(signal, status.clone(), code)
+                .context("installing the signal handlers")?;
+            flag::register(signal, flag.clone()).context("installing the signal handlers")?;
+        }
+        Ok(Interrupt { flag, status })
+    }
+
+    fn exit_code(&self) -> ExitCode {
+        ExitCode::from(self.status.load(Ordering::Relaxed).clamp(1, 255) as u8)
+    }
 }
 
 /// The exit status for a batch's totals (1 when a board failed or the input had problems),

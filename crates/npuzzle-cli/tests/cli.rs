@@ -874,3 +874,62 @@ fn completions_and_manual_pages_cover_every_subcommand() {
         "the solve page lists its options"
     );
 }
+
+/// A batch interrupted by SIGINT or SIGTERM writes every answer it finished (in order, each
+/// one correct), marks none of the rest, says how many it left, and exits 130 or 143.
+#[test]
+fn an_interrupted_batch_keeps_its_finished_answers() {
+    use std::io::{BufRead, BufReader};
+    // Two quick boards, then 4x4 boards that IDA* with Manhattan distance takes seconds to
+    // minutes over (one thread: they come strictly one after the other).
+    let quick = [
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15",
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15",
+    ];
+    let o = npuzzle(
+        &["scramble", "--size", "4x4", "--count", "12", "--seed", "2"],
+        "",
+    );
+    let slow = stdout(&o);
+    let input = format!("{}\n{}\n{slow}", quick[0], quick[1]);
+    let boards: Vec<&str> = input.lines().collect();
+    for (signal, status) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
+        let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("interrupted.txt");
+        std::fs::write(&path, &input).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .args(["solve", "--threads", "1", "--algorithm", "idastar"])
+            .args(["--heuristic", "manhattan", path.to_str().unwrap()])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The quick answers are written (flushed) while the batch goes on.
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut lines = Vec::new();
+        for _ in 0..2 {
+            let mut line = String::new();
+            out.read_line(&mut line).unwrap();
+            lines.push(line.trim_end().to_string());
+        }
+        // SAFETY: signalling our own child process.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let mut rest = String::new();
+        std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+        lines.extend(rest.lines().map(str::to_string));
+        let done = child.wait_with_output().unwrap();
+        let err = String::from_utf8(done.stderr).unwrap();
+        assert_eq!(done.status.code(), Some(status), "{err}");
+        assert!(lines.len() >= 2 && lines.len() < boards.len(), "{lines:?}");
+        for (board, answer) in boards.iter().zip(&lines) {
+            let b = Board::parse(board).unwrap();
+            let s = Solution::from_letters(answer).unwrap();
+            s.verify(&b, &Board::goal(b.shape())).unwrap();
+        }
+        let left = boards.len() - lines.len();
+        assert!(
+            err.contains(&format!("{left} board(s) read were left unanswered")),
+            "{err}"
+        );
+        assert!(!err.contains("error"), "{err}");
+    }
+}

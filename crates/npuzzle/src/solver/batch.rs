@@ -22,7 +22,7 @@
 
 use crate::board::{Board, Shape};
 use crate::judge::{Format, JudgeReader, Puzzle, RawLine, ReaderOptions};
-use crate::search::{Limits, SearchError};
+use crate::search::{LimitKind, Limits, SearchError};
 use crate::solution::Solution;
 use crate::solver::{Algorithm, Answer, Outcome, SolveError, Solver, SolverBuilder};
 use crate::table::Table;
@@ -78,6 +78,8 @@ pub struct Solvers {
     by_shape: RwLock<HashMap<Shape, Made>>,
     /// The threads of this batch's parallel work, when not the global pool's.
     pool: Option<Arc<rayon::ThreadPool>>,
+    /// Set from outside (a signal handler) to stop the batch: see [`Solvers::interrupted_by`].
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 /// The solver made for one shape (or why it could not be).
@@ -100,7 +102,23 @@ impl Solvers {
             template,
             by_shape: RwLock::new(HashMap::new()),
             pool: None,
+            interrupt: None,
         }
+    }
+
+    /// The same batch, stopped when `flag` is set (e.g. by SIGINT): its searches are
+    /// cancelled, every answer finished before the first unfinished one is still emitted (in
+    /// order), nothing is emitted for the boards left, and [`Solvers::run`] returns with
+    /// [`Summary::interrupted`] and the count of [`Summary::unanswered`] boards read.
+    pub fn interrupted_by(mut self, flag: Arc<AtomicBool>) -> Solvers {
+        self.interrupt = Some(flag);
+        self
+    }
+
+    fn is_interrupted(&self) -> bool {
+        self.interrupt
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     /// The same solvers (those made so far shared), answering on `threads` threads (0: one
@@ -121,6 +139,7 @@ impl Solvers {
             template: self.template.clone(),
             by_shape: RwLock::new(made),
             pool,
+            interrupt: self.interrupt.clone(),
         })
     }
 
@@ -271,15 +290,22 @@ impl Solvers {
         let (chunks, reader_thread) = read_ahead(reader, letters);
         let mut summary = Summary::default();
         loop {
+            if summary.interrupted || self.is_interrupted() {
+                // The reader may be blocked on a terminal: it is left behind, not joined.
+                summary.interrupted = true;
+                emit.idle().map_err(BatchError::Write)?;
+                return Ok(summary);
+            }
             // Whatever was written goes out before waiting for more input.
             let message = match chunks.try_recv() {
                 Ok(m) => m,
                 Err(mpsc::TryRecvError::Disconnected) => break,
                 Err(mpsc::TryRecvError::Empty) => {
                     emit.idle().map_err(BatchError::Write)?;
-                    match chunks.recv() {
-                        Ok(m) => m,
-                        Err(_) => break,
+                    match self.wait(&chunks) {
+                        Some(m) => m,
+                        None if self.is_interrupted() => continue,
+                        None => break,
                     }
                 }
             };
@@ -299,6 +325,22 @@ impl Solvers {
 }
 
 impl Solvers {
+    /// The next message of `rx`; `None` when it is closed, or as soon as the batch is
+    /// interrupted (checked every 50 ms while waiting).
+    fn wait<T>(&self, rx: &mpsc::Receiver<T>) -> Option<T> {
+        if self.interrupt.is_none() {
+            return rx.recv().ok();
+        }
+        loop {
+            match rx.recv_timeout(std::time::Duration::from_millis(50)) {
+                Ok(m) => return Some(m),
+                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
+                Err(mpsc::RecvTimeoutError::Timeout) if self.is_interrupted() => return None,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
     /// Runs the batch over boards given one per text (judge form, as on a line of HDU
     /// input; a text that is not one board of the solvers' `shape` gets an error reply), and
     /// returns the pieces in order. This is how callers holding boards in memory (Python, the
@@ -457,6 +499,11 @@ pub struct Summary {
     pub failures: usize,
     /// Problems with the input as a whole (no board, a UVa count it does not match).
     pub problems: usize,
+    /// Whether the batch was interrupted ([`Solvers::interrupted_by`]).
+    pub interrupted: bool,
+    /// Boards read but left without any reply when the batch was interrupted (the input
+    /// after them was not read).
+    pub unanswered: usize,
 }
 
 impl Summary {
@@ -464,6 +511,12 @@ impl Summary {
         self.answered += other.answered;
         self.failures += other.failures;
         self.problems += other.problems;
+        self.unanswered += other.unanswered;
+    }
+
+    /// Boards (and problems) this summary counts a reply for.
+    fn replies(&self) -> usize {
+        self.answered + self.failures + self.problems
     }
 }
 
@@ -615,6 +668,8 @@ fn read_ahead<R: BufRead + Send + 'static>(
 enum Part<P> {
     Done(P, Summary),
     Later(Puzzle),
+    /// Boards whose searches the interrupt cancelled, or never started: no reply.
+    Interrupted(usize),
 }
 
 /// A task's number in its chunk, and its parts.
@@ -691,13 +746,15 @@ struct ChunkRun<'a, S> {
 
 impl<S: Sink> ChunkRun<'_, S> {
     /// Adds `puzzle`'s reply to `piece`.
+    /// Replies for `puzzle` into `piece`; `false` (and no reply) when the batch was
+    /// interrupted before its answer was known.
     fn reply(
         &self,
         piece: &mut S::Piece,
         totals: &mut Summary,
         puzzle: &Puzzle,
         searching: &Searching,
-    ) {
+    ) -> bool {
         let reply = match &puzzle.board {
             Err(e) if !puzzle.answerable => {
                 totals.problems += 1;
@@ -714,9 +771,17 @@ impl<S: Sink> ChunkRun<'_, S> {
                 }
             }
             Ok(board) => {
+                if self.solvers.is_interrupted() {
+                    return false;
+                }
                 let result = self
                     .solvers
                     .answer(board, searching.one_core, &searching.limits);
+                let cancelled = matches!(&result, Err(SolveError::Search(SearchError::Limit(l)))
+                    if l.kind == LimitKind::Cancelled);
+                if cancelled && self.solvers.is_interrupted() {
+                    return false;
+                }
                 if result.is_ok() {
                     totals.answered += 1;
                 } else {
@@ -730,14 +795,17 @@ impl<S: Sink> ChunkRun<'_, S> {
             }
         };
         self.sink.reply(piece, reply);
+        true
     }
 
     /// Answers a task of read boards.
     fn puzzles(&self, task: &[Puzzle], searching: &Searching) -> Vec<Part<S::Piece>> {
         let mut piece = self.sink.piece(self.format);
         let mut totals = Summary::default();
-        for p in task {
-            self.reply(&mut piece, &mut totals, p, searching);
+        for (i, p) in task.iter().enumerate() {
+            if !self.reply(&mut piece, &mut totals, p, searching) {
+                return vec![Part::Done(piece, totals), Part::Interrupted(task.len() - i)];
+            }
         }
         vec![Part::Done(piece, totals)]
     }
@@ -790,7 +858,14 @@ impl<S: Sink> ChunkRun<'_, S> {
                     parts.push(Part::Done(done, std::mem::take(&mut totals)));
                     parts.push(Part::Later(p));
                 }
-                _ => self.reply(&mut piece, &mut totals, &p, searching),
+                _ => {
+                    if !self.reply(&mut piece, &mut totals, &p, searching) {
+                        let left = task.len() - i + 1;
+                        parts.push(Part::Done(piece, totals));
+                        parts.push(Part::Interrupted(left));
+                        return parts;
+                    }
+                }
             }
         }
         parts.push(Part::Done(piece, totals));
@@ -923,9 +998,17 @@ impl<S: Sink> ChunkRun<'_, S> {
                         failed = Some(e);
                         stop.store(true, Ordering::Relaxed);
                     }
-                    match rx.recv() {
-                        Ok(a) => a,
-                        Err(_) => break,
+                    match self.solvers.wait(&rx) {
+                        Some(a) => a,
+                        None if self.solvers.is_interrupted() => {
+                            // Cancel the chunk's searches; their tasks then report at once.
+                            stop.store(true, Ordering::Relaxed);
+                            match rx.recv() {
+                                Ok(a) => a,
+                                Err(_) => break,
+                            }
+                        }
+                        None => break,
                     }
                 }
             };
@@ -938,10 +1021,31 @@ impl<S: Sink> ChunkRun<'_, S> {
                     continue; // drain, so the tasks finish
                 }
                 for part in parts {
+                    if summary.interrupted {
+                        // Past the first board left unanswered: nothing more is emitted.
+                        summary.unanswered += match part {
+                            Part::Done(_, totals) => totals.replies(),
+                            Part::Later(_) => 1,
+                            Part::Interrupted(n) => n,
+                        };
+                        continue;
+                    }
                     let piece = match part {
                         Part::Done(piece, totals) => {
                             summary.add(totals);
                             piece
+                        }
+                        Part::Interrupted(n) => {
+                            summary.interrupted = true;
+                            summary.unanswered += n;
+                            stop.store(true, Ordering::Relaxed);
+                            continue;
+                        }
+                        Part::Later(p) if self.solvers.is_interrupted() => {
+                            summary.interrupted = true;
+                            summary.unanswered += 1;
+                            drop(p);
+                            continue;
                         }
                         Part::Later(p) => {
                             if let Ok(b) = &p.board {
