@@ -37,6 +37,59 @@ proptest! {
         let _ = npuzzle::fuzzing::exercise_readers(&data);
     }
 
+    /// Boards stacked one row per line (no blank lines), one of them damaged in one row (a
+    /// token dropped, one added, one replaced by junk, or a tile repeated): every other board
+    /// is read as written, in its place, and the damaged one is one error.
+    #[test]
+    fn one_damaged_stacked_board_costs_only_itself(
+        side in 3usize..=5,
+        count in 2usize..=12,
+        damaged in any::<prop::sample::Index>(),
+        row in any::<prop::sample::Index>(),
+        kind in 0usize..4,
+        seed in any::<u64>(),
+    ) {
+        use rand::SeedableRng;
+        let shape = Shape::new(side, side).unwrap();
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+        let boards: Vec<Board> = (0..count)
+            .map(|_| npuzzle::random::random_board(shape, &mut rng))
+            .collect();
+        let bad = damaged.index(count);
+        let bad_row = row.index(side);
+        let mut text = String::new();
+        for (i, b) in boards.iter().enumerate() {
+            let line = b.to_judge_line();
+            let tokens: Vec<&str> = line.split(' ').collect();
+            for (r, cells) in tokens.chunks(side).enumerate() {
+                let mut cells: Vec<String> = cells.iter().map(|t| t.to_string()).collect();
+                if i == bad && r == bad_row {
+                    match kind {
+                        0 => { cells.pop(); }
+                        1 => cells.push("1".into()),
+                        2 => cells[0] = "y".into(),
+                        _ => cells[0] = cells[1].clone(),
+                    }
+                }
+                text.push_str(&cells.join(" "));
+                text.push('\n');
+            }
+        }
+        // A first line that is a whole board means one board per line (HDU), as documented:
+        // a 4x4 board whose first row is `1 2 3 x` (a 2x2 board) cannot start a stack.
+        let first = text.lines().next().unwrap_or("");
+        prop_assume!(Board::parse(first).is_err());
+        let (_, read) = npuzzle::judge::read_all(&text, Default::default());
+        prop_assert_eq!(read.len(), count, "{}\n{:?}", text, read);
+        for (i, (p, b)) in read.iter().zip(&boards).enumerate() {
+            if i == bad {
+                prop_assert!(p.board.is_err(), "board {} should be damaged", i);
+            } else {
+                prop_assert_eq!(p.board.as_ref().ok(), Some(b), "board {}", i);
+            }
+        }
+    }
+
     #[test]
     fn parsing_never_panics(text in "[0-9xX \\t\\r\\n-]{0,80}") {
         let _ = Board::parse(&text);

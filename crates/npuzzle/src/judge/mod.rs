@@ -17,7 +17,10 @@
 //!   which case every line is one board.
 //! - Detected multi-line input without a count: boards are separated by blank lines. Boards
 //!   stacked without blank lines are recognised only when they are unmistakable: at least two
-//!   whole boards of at least 3×3 written one row per line.
+//!   whole boards of at least 3×3 written one row per line. From then on every `height` lines
+//!   are one board whatever they hold, so a damaged row (a token missing or extra, a bad
+//!   token) costs its own board only and the boards after it keep their frame; a line that is
+//!   a whole board of another width, between boards, is a board of its own.
 //!
 //! Lines are read with a length limit, so a multi-megabyte junk line is skipped in bounded
 //! memory.
@@ -154,6 +157,24 @@ pub struct RawLine {
 
 /// Most bytes of forced-POJ lines held back while deciding whether each line is a board.
 const POJ_LOOKAHEAD_BYTES: usize = 1 << 20;
+
+/// The width most of `lines` have (the first such on a tie; 0 for none) and how many lines
+/// have another.
+fn common_width(lines: &[(usize, Vec<u8>)]) -> (usize, usize) {
+    let widths: Vec<usize> = lines.iter().map(|(_, t)| tokens(t).count()).collect();
+    let count = |w: usize| widths.iter().filter(|&&x| x == w).count();
+    let w = widths
+        .iter()
+        .copied()
+        .max_by_key(|&w| {
+            (
+                count(w),
+                std::cmp::Reverse(widths.iter().position(|&x| x == w)),
+            )
+        })
+        .unwrap_or(0);
+    (w, widths.len() - count(w))
+}
 
 /// Most bytes of block lines held back while deciding whether boards are stacked.
 const STACK_LOOKAHEAD_BYTES: usize = 1 << 16;
@@ -411,13 +432,18 @@ impl<R: BufRead> JudgeReader<R> {
         for (line, text) in &self.probe {
             joined.push_line(*line, text);
         }
-        // Rows of stacked boards: every line the same width (3 or more), none a board alone.
+        // Rows of stacked boards: every line the same width (3 or more), none a board alone;
+        // or the first two boards' rows make a stack frame (one of them may be damaged).
         let w = tokens(&self.probe[0].1).count();
-        let rows = w >= 3
+        let uniform = w >= 3
             && self
                 .probe
                 .iter()
                 .all(|(_, t)| tokens(t).count() == w && !self.is_board_line(t));
+        let (width, _) = common_width(&self.probe);
+        let frame = 2 * self.stacked_rows(width);
+        let rows = uniform
+            || (self.probe.len() >= frame && self.stack_frame(&self.probe[..frame]).is_some());
         let spread = (blank && joined.finish(self.options.shape).is_ok()) || rows;
         let (format, mode) = if spread {
             (Format::Poj, Mode::Blocks)
@@ -507,6 +533,33 @@ impl<R: BufRead> JudgeReader<R> {
         }
     }
 
+    /// Whether `lines` are the rows of two stacked boards, one row per line (both boards'
+    /// rows exactly, fewer than half of them a board alone): every line of one width `w` (3 or more), or
+    /// all but one, when that one spoils a board (its tokens and the others' are no single
+    /// board, and one of the two is a whole board). The row width, if so.
+    fn stack_frame(&self, lines: &[(usize, Vec<u8>)]) -> Option<usize> {
+        let (w, odd) = common_width(lines);
+        let h = self.stacked_rows(w);
+        if !self.stackable_width(w) || lines.len() != 2 * h || odd > 1 {
+            return None;
+        }
+        // Boards one per line are no stack; a row that happens to be a small board alone
+        // (`1 2 3 x` of a 4×4 board) does not make them so.
+        let alone = lines.iter().filter(|(_, t)| self.is_board_line(t)).count();
+        if 2 * alone >= lines.len() {
+            return None;
+        }
+        let board = |ls: &[(usize, Vec<u8>)]| {
+            let mut c = TileCollector::new();
+            for (line, text) in ls {
+                c.push_line(*line, text);
+            }
+            c.finish(self.options.shape).is_ok()
+        };
+        let whole = odd == 0 || (!board(lines) && (board(&lines[..h]) || board(&lines[h..])));
+        whole.then_some(w)
+    }
+
     /// Rows per stacked board of width `w`.
     fn stacked_rows(&self, w: usize) -> usize {
         self.options.shape.map_or(w, Shape::height)
@@ -534,40 +587,45 @@ impl<R: BufRead> JudgeReader<R> {
         // Boards may be stacked only in detected multi-line input (not UVa, not forced POJ).
         let may_stack = self.options.format.is_none() && self.detected == Some(Format::Poj);
         if let Some((w, rows)) = self.stacked {
-            if count == w {
-                self.collector.push_line(line, &self.buf);
-                if rows + 1 == self.stacked_rows(w) {
-                    self.finish_block_board();
-                    self.stacked = Some((w, 0));
-                } else {
-                    self.stacked = Some((w, rows + 1));
-                }
+            if rows == 0 && count != w && self.is_board_line(&self.buf) {
+                // A whole board of another width between stacked boards: a board of its own.
+                let text = std::mem::take(&mut self.buf);
+                self.line_board(line, &text);
+                self.buf = text;
                 return;
             }
-            // The stack ends: the rest of the block joins the board begun, if any.
-            self.stacked = None;
-            self.held = None;
+            // Every `height` lines are one board, whatever they hold: a damaged row spoils its
+            // own board, and the boards after it keep their frame.
+            self.collector.push_line(line, &self.buf);
+            if rows + 1 == self.stacked_rows(w) {
+                self.finish_block_board();
+                self.stacked = Some((w, 0));
+            } else {
+                self.stacked = Some((w, rows + 1));
+            }
+            return;
         }
         if !may_stack {
             self.held = None;
         }
-        match &mut self.held {
-            Some(held) => {
-                held.push((line, self.buf.clone()));
-                self.held_bytes += self.buf.len();
-                let w = tokens(&held[0].1).count();
-                let rows = held.len();
-                let uniform = held.iter().all(|(_, t)| tokens(t).count() == w);
-                let stack_rows = self.stacked_rows(w);
-                if !uniform
-                    || !self.stackable_width(w)
-                    || rows > 2 * stack_rows
-                    || self.held_bytes > STACK_LOOKAHEAD_BYTES
-                {
-                    self.release_held();
-                } else if rows == 2 * stack_rows {
-                    // Two whole boards, one row per line: stacked boards.
-                    let held = self.held.take().unwrap_or_default();
+        let Some(mut held) = self.held.take() else {
+            self.collector.push_line(line, &self.buf);
+            return;
+        };
+        held.push((line, self.buf.clone()));
+        self.held_bytes += self.buf.len();
+        let rows = held.len();
+        let (w, odd) = common_width(&held);
+        let stack_rows = self.stacked_rows(w);
+        // A first line or two of another width may still be a damaged row.
+        let hopeless = rows >= 3 && (odd > 1 || !self.stackable_width(w));
+        if hopeless || rows > 2 * stack_rows || self.held_bytes > STACK_LOOKAHEAD_BYTES {
+            self.held = Some(held);
+            self.release_held();
+        } else if rows == 2 * stack_rows {
+            match self.stack_frame(&held) {
+                // Two boards, one row per line: stacked boards.
+                Some(w) => {
                     self.held_bytes = 0;
                     for board in held.chunks(stack_rows) {
                         for (l, text) in board {
@@ -577,8 +635,13 @@ impl<R: BufRead> JudgeReader<R> {
                     }
                     self.stacked = Some((w, 0));
                 }
+                None => {
+                    self.held = Some(held);
+                    self.release_held();
+                }
             }
-            None => self.collector.push_line(line, &self.buf),
+        } else {
+            self.held = Some(held);
         }
     }
 
