@@ -4,7 +4,6 @@
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
-use npuzzle::heuristic::pdb::PatternDb;
 use npuzzle::heuristic::pdb_file::{HEADER_LEN, PdbCache, read_header};
 use npuzzle::heuristic::pdb_set::{Partition, PdbEvent, PdbSet};
 use npuzzle::symmetry::Canonical;
@@ -40,6 +39,10 @@ impl PdbOptions {
     }
 }
 
+/// Set once a database built in this run could not be saved to the cache (`pdb build` then
+/// fails: the work would be lost at exit).
+static NOT_SAVED: AtomicBool = AtomicBool::new(false);
+
 fn progress_bar() -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
@@ -63,7 +66,6 @@ impl PdbOptions {
         let events = move |e: &PdbEvent| {
             // Once per run, however many solvers a run makes: every database of a set would
             // fail to save the same way, and every solver would name the stronger set.
-            static NOT_SAVED: AtomicBool = AtomicBool::new(false);
             static WEAKER: AtomicBool = AtomicBool::new(false);
             match e {
                 PdbEvent::Layer {
@@ -202,9 +204,31 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 pdb_dir,
             };
             let cache = options.cache();
+            // Minutes of building are not started for a cache that cannot keep them.
+            let probe = cache
+                .dir()
+                .join(format!(".write-test.{}", std::process::id()));
+            if let Err(e) = std::fs::create_dir_all(cache.dir())
+                .and_then(|_| std::fs::write(&probe, b""))
+                .and_then(|_| std::fs::remove_file(&probe))
+            {
+                eprintln!(
+                    "npuzzle: error: cannot save pattern databases in {}: {e}",
+                    cache.dir().display()
+                );
+                return Ok(ExitCode::from(1));
+            }
             let started = Instant::now();
             let set = set_for(&goal, &options)?;
             let bytes: usize = set.databases().iter().map(|d| d.len()).sum();
+            if NOT_SAVED.load(Ordering::Relaxed) {
+                eprintln!(
+                    "npuzzle: error: the {} databases were built but could not be saved in {} (see the warning above); nothing is cached",
+                    set.partition().name,
+                    cache.dir().display()
+                );
+                return Ok(ExitCode::from(1));
+            }
             println!(
                 "{} databases ready in {:.1} s: {} entries ({:.0} MB) in {}",
                 set.partition().name,
@@ -217,7 +241,21 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
         }
         PdbAction::Info { pdb_dir } | PdbAction::Verify { pdb_dir } => {
             let cache = cache_of(&pdb_dir);
-            let files = cache.files();
+            // `verify` looks at everything named like a database; `info` at regular files.
+            let files = if verify {
+                cache.entries()
+            } else {
+                cache.files()
+            };
+            let problem = match std::fs::metadata(cache.dir()) {
+                Ok(m) if !m.is_dir() => Some("not a directory".to_string()),
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Some(e.to_string()),
+                _ => None,
+            };
+            if let Some(why) = problem {
+                eprintln!("npuzzle: error: {}: {why}", cache.dir().display());
+                return Ok(ExitCode::from(1));
+            }
             if files.is_empty() {
                 println!("no pattern databases in {}", cache.dir().display());
                 return Ok(ExitCode::SUCCESS);
@@ -225,7 +263,7 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             let mut damaged = 0;
             for path in files {
                 let result = if verify {
-                    PatternDb::load(&path, None).map(|db| {
+                    cache.verify(&path).map(|db| {
                         let (max, mean) = db.summary();
                         format!(
                             "ok: {} tiles {:?}, {} entries, max {max}, mean {mean:.2}",

@@ -933,3 +933,105 @@ fn an_interrupted_batch_keeps_its_finished_answers() {
         assert!(!err.contains("error"), "{err}");
     }
 }
+
+/// `pdb verify` checks what loading checks and everything named like a database; `pdb build`
+/// fails when it cannot keep what it builds.
+#[test]
+fn the_database_cache_never_says_ok_to_what_solve_would_reject() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("npuzzle-verify");
+    let _ = std::fs::remove_dir_all(&dir);
+    let d = dir.to_str().unwrap();
+    let o = npuzzle(
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "3x3",
+            "--partition",
+            "blocks-4",
+            "--pdb-dir",
+            d,
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = npuzzle(&["pdb", "verify", "--pdb-dir", d], "");
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert_eq!(stdout(&o).matches(": ok:").count(), 2);
+    // A 3x3 file under a 4x4 name, a link to /dev/zero, a directory, a dangling link.
+    let good = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "pdb"))
+        .unwrap();
+    std::fs::copy(&good, dir.join("4x4-123456789abcdef0-1_2_3.pdb")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.pdb")).unwrap();
+    std::fs::create_dir(dir.join("dir.pdb")).unwrap();
+    std::os::unix::fs::symlink("/nonexistent", dir.join("dangling.pdb")).unwrap();
+    // A forged one: entries shifted, both checksums recomputed (as `save` writes them).
+    let bytes = std::fs::read(&good).unwrap();
+    let (head, body) = bytes.split_at(64);
+    let mut body = body.to_vec();
+    body.rotate_right(1);
+    let mut head = head.to_vec();
+    head[56..60].copy_from_slice(&crc32fast::hash(&body).to_le_bytes());
+    let crc = crc32fast::hash(&head[..60]);
+    head[60..64].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&good, [head, body].concat()).unwrap();
+    let o = npuzzle(&["pdb", "verify", "--pdb-dir", d], "");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert_eq!(out.matches("DAMAGED").count(), 5, "{out}");
+    assert!(out.contains("which the cache names"), "{out}");
+    assert!(
+        out.contains("goal's entry") || out.contains("more than one move"),
+        "{out}"
+    );
+    // Solving with the forged file present never trusts it.
+    let name = good.file_name().unwrap().to_str().unwrap().to_string();
+    let o = npuzzle(
+        &[
+            "solve",
+            "--pdb",
+            "blocks-4",
+            "--pdb-dir",
+            d,
+            "--heuristic",
+            "pdb",
+            "--algorithm",
+            "idastar",
+            "8 6 7 2 5 4 3 x 1",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains(&name), "{}", stderr(&o));
+    assert_solves(
+        "8 6 7 2 5 4 3 x 1",
+        stdout(&o).trim(),
+        "1 2 3 4 5 6 7 8 x",
+        31,
+    );
+    // A cache directory that is a file: nothing is built, exit 1.
+    let file = dir.join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let o = npuzzle(
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "3x3",
+            "--partition",
+            "blocks-4",
+            "--pdb-dir",
+            file.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot save pattern databases"),
+        "{}",
+        stderr(&o)
+    );
+}

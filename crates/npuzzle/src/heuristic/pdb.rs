@@ -399,6 +399,78 @@ impl PatternDb {
         self.lookup_cells(&cells[..self.tiles.len()])
     }
 
+    /// Checks that the entries mean what they say, cheaply (a few thousand lookups): the
+    /// goal's pattern has entry 0, every sampled entry was reached, and where the free cells
+    /// form one region before and after, one move of a pattern tile to a free neighbouring
+    /// cell changes the entry by at most one (the two placements are then one move apart both
+    /// ways in the breadth-first search). A file forged or damaged with its checksums
+    /// recomputed fails this; a sound one always passes. The reason, if not.
+    pub fn check_semantics(&self) -> Result<(), String> {
+        let n = self.shape.cells();
+        let k = self.tiles.len();
+        let mut home = [0u8; MAX_PATTERN_TILES];
+        for (slot, &t) in home.iter_mut().zip(&self.tiles) {
+            *slot = self.goal.position_of(t).unwrap_or(0) as u8;
+        }
+        let at_goal = self.lookup_cells(&home[..k]);
+        if at_goal != 0 {
+            return Err(format!("the goal's entry is {at_goal}, not 0"));
+        }
+        let entries = self.entries();
+        let total = entries.len() as u64;
+        let neighbours = neighbour_masks(self.shape);
+        let full: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+        let connected = |cells: &[u8]| {
+            let free = full & !cells.iter().fold(0u32, |m, &p| m | 1 << p);
+            free == 0 || region(&neighbours, free, free.trailing_zeros() as usize) == free
+        };
+        // Where the free cells are one region, a pattern tile's move to a free neighbour
+        // changes the entry by at most one.
+        let around = |pos: &[u8], here: u8| -> Result<(), String> {
+            if !connected(pos) {
+                return Ok(());
+            }
+            let mut moved = [0u8; MAX_PATTERN_TILES];
+            for j in 0..k {
+                let from = pos[j] as usize;
+                for m in crate::board::Move::ALL {
+                    let Some(to) = self.shape.neighbour(from, m) else {
+                        continue;
+                    };
+                    if pos.contains(&(to as u8)) {
+                        continue;
+                    }
+                    moved[..k].copy_from_slice(pos);
+                    moved[j] = to as u8;
+                    if !connected(&moved[..k]) {
+                        continue;
+                    }
+                    let there = self.lookup_cells(&moved[..k]);
+                    if here.abs_diff(there) > 1 {
+                        return Err(format!(
+                            "entries {here} and {there} of neighbouring placements differ by more than one move"
+                        ));
+                    }
+                }
+            }
+            Ok(())
+        };
+        around(&home[..k], 0)?;
+        // A fixed spread of ranks (no randomness: the same file always gets the same verdict).
+        let samples = 4096.min(total);
+        let mut pos = [0u8; MAX_PATTERN_TILES];
+        for i in 0..samples {
+            let r = (i * total / samples.max(1) + i * 7919) % total.max(1);
+            unrank_partial(r, n, &mut pos[..k]);
+            let here = entries[r as usize];
+            if here == UNSET {
+                return Err(format!("entry {r} was never reached"));
+            }
+            around(&pos[..k], here)?;
+        }
+        Ok(())
+    }
+
     /// Largest entry and mean entry.
     pub fn summary(&self) -> (u8, f64) {
         let e = self.entries();
@@ -414,6 +486,47 @@ mod tests {
     use crate::table::Table;
 
     fn quiet(_: u32, _: u64, _: u64, _: u64) {}
+
+    #[test]
+    fn sound_databases_pass_the_semantic_checks_and_forged_ones_fail() {
+        let shape = Shape::new(4, 4).unwrap();
+        let goal = Board::goal(shape);
+        for tiles in [&[1u16, 2, 3][..], &[1, 2, 5, 6], &[3, 4, 7, 8, 11, 12]] {
+            let tiles: Vec<Tile> = tiles.iter().map(|&t| t as Tile).collect();
+            let db = PatternDb::build(&goal, &tiles, &quiet).unwrap();
+            db.check_semantics().unwrap();
+            let forged = |entries: Vec<u8>| PatternDb {
+                shape,
+                goal: goal.clone(),
+                tiles: tiles.clone(),
+                entries: Entries::Owned(entries),
+            };
+            // Shifted by one place (the forgery of the issue): the goal's entry moves away.
+            let mut shifted = db.entries().to_vec();
+            shifted.rotate_right(1);
+            let e = forged(shifted).check_semantics().unwrap_err();
+            assert!(
+                e.contains("goal's entry") || e.contains("more than one"),
+                "{e}"
+            );
+            // The goal kept at 0, noise added to everything else: neighbours disagree.
+            let noisy: Vec<u8> = db
+                .entries()
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| if v == 0 { 0 } else { v + (i * 7 % 5) as u8 })
+                .collect();
+            let e = forged(noisy).check_semantics().unwrap_err();
+            assert!(e.contains("more than one"), "{e}");
+            // Every entry raised by two but the goal's: inconsistent with its neighbours.
+            let raised: Vec<u8> = db
+                .entries()
+                .iter()
+                .map(|&v| if v == 0 { 0 } else { v.saturating_add(2) })
+                .collect();
+            assert!(forged(raised).check_semantics().is_err());
+        }
+    }
 
     #[test]
     fn full_pattern_equals_the_complete_table() {

@@ -231,7 +231,7 @@ impl PatternDb {
                 "entries checksum mismatch: the file is corrupted",
             ));
         }
-        Ok(PatternDb {
+        let db = PatternDb {
             shape: header.shape,
             goal: header.goal,
             tiles: header.tiles,
@@ -239,7 +239,9 @@ impl PatternDb {
                 map,
                 offset: HEADER_LEN,
             },
-        })
+        };
+        db.check_semantics().map_err(|why| corrupt(path, why))?;
+        Ok(db)
     }
 }
 
@@ -343,6 +345,45 @@ impl PdbCache {
     }
 
     /// Every database file in the cache directory.
+    /// Every entry of the cache directory that is named like a database (`*.pdb`), whatever
+    /// it is (a regular file, a link, a directory, a FIFO), sorted: what `verify` checks.
+    pub fn entries(&self) -> Vec<PathBuf> {
+        let mut all: Vec<PathBuf> = fs::read_dir(&self.dir)
+            .map(|rd| {
+                rd.filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        all.sort();
+        all
+    }
+
+    /// Checks the database at `path` exactly as a search loading it would (a regular file,
+    /// header, checksums, the entries' meaning) and that its header matches its name (the
+    /// goal, board size and tiles the cache would look it up by).
+    pub fn verify(&self, path: &Path) -> Result<PatternDb, PdbError> {
+        let db = PatternDb::load(path, None)?;
+        let expected = self.path_for(db.goal(), db.tiles());
+        if expected.file_name() != path.file_name() {
+            return Err(corrupt(
+                path,
+                format!(
+                    "its header is for {} goal [{}] tiles {:?}, which the cache names {}",
+                    db.shape(),
+                    db.goal().to_judge_line(),
+                    db.tiles(),
+                    expected
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                ),
+            ));
+        }
+        Ok(db)
+    }
+
     pub fn files(&self) -> Vec<PathBuf> {
         let mut files: Vec<PathBuf> = fs::read_dir(&self.dir)
             .map(|rd| {
