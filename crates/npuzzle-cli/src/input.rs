@@ -135,11 +135,19 @@ impl Source {
         matches!(self, Source::Arguments(_))
     }
 
-    /// The input itself.
-    pub fn into_input(self) -> Box<dyn BufRead + Send> {
-        match self {
-            Source::Arguments(r) | Source::Stream(r) => r,
-        }
+    /// A judge reader over the input. Tiles given as arguments are one board (as with
+    /// `--format poj`) unless a format is forced: `solve 0` is a one-tile board, not a UVa
+    /// count of no datasets.
+    pub fn reader(self, options: &BoardOptions) -> Result<JudgeReader<Box<dyn BufRead + Send>>> {
+        let mut reading = options.reader_options()?;
+        let input = match self {
+            Source::Arguments(r) => {
+                reading.format = reading.format.or(Some(Format::Poj));
+                r
+            }
+            Source::Stream(r) => r,
+        };
+        Ok(JudgeReader::new(input, reading))
     }
 }
 

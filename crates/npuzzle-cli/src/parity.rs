@@ -22,7 +22,7 @@ pub fn run(args: ParityArgs) -> Result<ExitCode> {
     let goals = args.board.goals()?;
     let source = input::from_arguments(&args.input)?;
     let arguments = source.is_arguments();
-    let mut reader = input::judge_reader(source.into_input(), &args.board)?;
+    let mut reader = source.reader(&args.board)?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let json = args.board.format == crate::input::FormatArg::Jsonl;

@@ -225,7 +225,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     }
     let source = input::from_arguments(&args.input)?;
     let arguments = source.is_arguments();
-    let reader = input::judge_reader(source.into_input(), &args.board)?;
+    let reader = source.reader(&args.board)?;
     let sink = Text::new(TextOptions {
         notation: args.notation.notation(),
         show: args.show,

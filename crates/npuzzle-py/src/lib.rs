@@ -119,7 +119,21 @@ fn building_of(name: &str) -> PyResult<Building> {
     name.parse().map_err(value_error)
 }
 
-fn limits_of(timeout: Option<f64>, max_nodes: Option<u64>) -> PyResult<Limits> {
+/// A whole-number option: `ValueError` (naming the option) unless it is at least `min` and
+/// fits `T`; Python ints of any size arrive here, so no option raises `OverflowError`.
+fn whole<T: TryFrom<i128>>(name: &str, value: i128, min: i128) -> PyResult<T> {
+    if value < min {
+        return Err(value_error(format!(
+            "{name} must be at least {min}, not {value}"
+        )));
+    }
+    T::try_from(value).map_err(|_| value_error(format!("{name} is too large: {value}")))
+}
+
+fn limits_of(timeout: Option<f64>, max_nodes: Option<i128>) -> PyResult<Limits> {
+    let max_nodes = max_nodes
+        .map(|n| whole::<u64>("max_nodes", n, 1))
+        .transpose()?;
     let max_time = timeout
         .map(npuzzle::search::seconds)
         .transpose()
@@ -574,7 +588,7 @@ impl Solver {
         partition: Option<String>,
         build: &str,
         timeout: Option<f64>,
-        max_nodes: Option<u64>,
+        max_nodes: Option<i128>,
         single_thread: bool,
         effort: i64,
     ) -> PyResult<Solver> {
@@ -792,9 +806,10 @@ impl Solver {
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
-        depth: usize,
+        depth: i128,
     ) -> PyResult<Py<PyAny>> {
         let b = self.board(board)?;
+        let depth: usize = whole("depth", depth, 0)?;
         if depth > 64 {
             return Err(value_error("depth must be at most 64"));
         }
@@ -829,10 +844,12 @@ impl Solver {
         &self,
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
-        tasks: usize,
-        depth: Option<usize>,
+        tasks: i128,
+        depth: Option<i128>,
     ) -> PyResult<Py<PyAny>> {
         let b = self.board(board)?;
+        let tasks: usize = whole("tasks", tasks, 1)?;
+        let depth: Option<usize> = depth.map(|d| whole("depth", d, 0)).transpose()?;
         if depth.is_some_and(|d| d > 64) {
             return Err(value_error("depth must be at most 64"));
         }
@@ -873,11 +890,12 @@ impl Solver {
         py: Python<'_>,
         board: &Bound<'_, PyAny>,
         roots: Vec<String>,
-        bound: u32,
+        bound: i128,
         timeout: Option<f64>,
-        max_nodes: Option<u64>,
+        max_nodes: Option<i128>,
     ) -> PyResult<(Option<String>, Option<u32>, u64, u64)> {
         let b = self.board(board)?;
+        let bound: u32 = whole("bound", bound, 0)?;
         let mut paths = Vec::with_capacity(roots.len());
         for r in &roots {
             let s = Solution::from_letters(r).map_err(value_error)?;
@@ -1158,8 +1176,9 @@ fn check(
     moves: &str,
     size: Option<&Bound<'_, PyAny>>,
     goal: Option<&Bound<'_, PyAny>>,
-    optimum: Option<usize>,
+    optimum: Option<i128>,
 ) -> PyResult<CheckResult> {
+    let optimum: Option<usize> = optimum.map(|o| whole("optimum", o, 0)).transpose()?;
     let shape = size.map(shape_of).transpose()?;
     let b = board_of(board, shape)?;
     let g = match goal {
@@ -1177,10 +1196,12 @@ fn check(
 fn scramble(
     py: Python<'_>,
     size: &Bound<'_, PyAny>,
-    count: usize,
-    seed: Option<u64>,
+    count: i128,
+    seed: Option<i128>,
     goal: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<Vec<u32>>> {
+    let count: usize = whole("count", count, 0)?;
+    let seed: Option<u64> = seed.map(|s| whole("seed", s, 0)).transpose()?;
     let shape = shape_of(size)?;
     if count.saturating_mul(shape.cells()) > 1 << 31 {
         return Err(value_error(

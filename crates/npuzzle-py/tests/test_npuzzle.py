@@ -328,3 +328,36 @@ def test_builds_are_announced_on_the_npuzzle_logger(tmp_path, caplog):
     text = caplog.text
     assert "building 3 6-6-3 pattern database(s)" in text and "MB on disk" in text, text
     assert "built tiles" in text and str(tmp_path) in text
+
+
+BAD_OPTIONS = [
+    dict(max_nodes=-1), dict(max_nodes=0), dict(max_nodes=2**70), dict(timeout=-1.0),
+    dict(timeout=float("nan")), dict(effort=0), dict(effort=9), dict(algorithm="fastest"),
+    dict(heuristic="psychic"), dict(build="sometimes"),
+]
+
+
+@pytest.mark.parametrize("options", BAD_OPTIONS, ids=lambda o: next(iter(o)))
+def test_every_bad_option_is_a_value_error_naming_it(options):
+    board = "2 3 4 1 5 x 7 6 8"
+    name = next(iter(options))
+    for call in (lambda: npuzzle.solve(board, **options),
+                 lambda: npuzzle.solve_many([board], **options),
+                 lambda: npuzzle.Solver(3, **options)):
+        with pytest.raises(ValueError) as e:
+            call()
+        assert name.split("_")[0] in str(e.value) or name in str(e.value), str(e.value)
+
+
+def test_other_bad_values_and_wrong_types():
+    with pytest.raises(ValueError, match="count"):
+        npuzzle.scramble(3, count=-1)
+    with pytest.raises(ValueError, match="seed"):
+        npuzzle.scramble(3, seed=-5)
+    with pytest.raises(ValueError, match="partition|pattern"):
+        npuzzle.Solver(4, partition="banana")
+    with pytest.raises(ValueError, match="tasks"):
+        npuzzle.Solver(4, algorithm="idastar").split(npuzzle.scramble(4, 1, seed=1)[0], 0)
+    for options in (dict(algorithm=None), dict(max_nodes="many"), dict(timeout="soon")):
+        with pytest.raises(TypeError):
+            npuzzle.solve("2 3 4 1 5 x 7 6 8", **options)

@@ -19,7 +19,7 @@ pub mod assets;
 pub mod connection;
 
 use axum::Router;
-use axum::extract::{DefaultBodyLimit, Request};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -29,6 +29,7 @@ use hyper_util::service::TowerToHyperService;
 use npuzzle::heuristic::pdb_set::PdbSet;
 use npuzzle::solver::cache::SolverCache;
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
@@ -96,6 +97,9 @@ pub struct AppState {
     pub(crate) solvers: Mutex<SolverCache<api::SolverKey>>,
     /// Slots for heavy work (searches and table builds).
     pub(crate) heavy: Arc<Semaphore>,
+    /// Set when the server begins shutting down: requests dropped from then on were cut off
+    /// by the shutdown, not by their clients.
+    pub(crate) stopping: AtomicBool,
 }
 
 impl AppState {
@@ -105,6 +109,7 @@ impl AppState {
             heavy: Arc::new(Semaphore::new(config.heavy_solves.max(1))),
             config,
             solvers: Mutex::new(SolverCache::new(api::CACHED_SOLVERS)),
+            stopping: AtomicBool::new(false),
         });
         // Warm the 3×3 table (milliseconds) so the first request is as fast as the rest.
         if let Ok(shape) = npuzzle::Shape::new(3, 3) {
@@ -136,18 +141,24 @@ async fn limit_headers(req: Request, next: Next) -> Response {
 }
 
 /// Logs a request when its answer is ready, or when it is dropped unanswered (its client went
-/// away), so that an operator sees both.
-async fn log_request(req: Request, next: Next) -> Response {
+/// away, or the server's shutdown cut it off), so that an operator sees both.
+async fn log_request(State(state): State<Arc<AppState>>, req: Request, next: Next) -> Response {
     struct Pending {
         what: String,
         started: Instant,
         answered: bool,
+        state: Arc<AppState>,
     }
     impl Drop for Pending {
         fn drop(&mut self) {
             if !self.answered {
+                let why = if self.state.stopping.load(Ordering::Relaxed) {
+                    "cancelled by the server's shutdown"
+                } else {
+                    "client went away"
+                };
                 tracing::info!(
-                    "{} -> client went away after {:.1} ms",
+                    "{} -> {why} after {:.1} ms",
                     self.what,
                     self.started.elapsed().as_secs_f64() * 1e3
                 );
@@ -158,6 +169,7 @@ async fn log_request(req: Request, next: Next) -> Response {
         what: format!("{} {}", req.method(), req.uri()),
         started: Instant::now(),
         answered: false,
+        state,
     };
     let response = next.run(req).await;
     pending.answered = true;
@@ -188,9 +200,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .method_not_allowed_fallback(api::method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
         .layer(middleware::from_fn(limit_headers))
-        .with_state(state);
+        .with_state(state.clone());
     if log {
-        app.layer(middleware::from_fn(log_request))
+        app.layer(middleware::from_fn_with_state(state, log_request))
     } else {
         app
     }
@@ -207,7 +219,8 @@ pub async fn serve(
     let header_timeout = config.header_timeout;
     let write_timeout = config.write_timeout;
     let connections = Arc::new(Semaphore::new(config.max_connections.max(1)));
-    let service = TowerToHyperService::new(router(AppState::new(config)));
+    let state = AppState::new(config);
+    let service = TowerToHyperService::new(router(state.clone()));
     let graceful = GracefulShutdown::new();
     let mut open = tokio::task::JoinSet::new();
     let mut shutdown = std::pin::pin!(shutdown);
@@ -260,6 +273,11 @@ pub async fn serve(
         });
     }
     drop(listener);
+    state.stopping.store(true, Ordering::Relaxed);
+    tracing::info!(
+        "shutting down: open requests get {:.1} s to finish",
+        grace.as_secs_f64()
+    );
     // In-flight requests get the grace period; connections still open after it are dropped,
     // which drops their requests and so cancels their searches.
     let _ = tokio::time::timeout(grace, graceful.shutdown()).await;

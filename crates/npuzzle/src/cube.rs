@@ -55,7 +55,7 @@ impl<R: std::io::BufRead> TokenStream<R> {
             let mut used = 0;
             let mut ended = false;
             for &b in buf {
-                if b.is_ascii_whitespace() {
+                if crate::parse::is_space(b) {
                     if started_on > 0 {
                         ended = true;
                         break;

@@ -103,19 +103,26 @@ pub fn read_token(token: &[u8]) -> Token {
     }
 }
 
-/// Splits `line` on ASCII whitespace, yielding `(byte offset, token)`.
+/// Whether `b` separates tokens: ASCII whitespace, the vertical tab included (which Rust's
+/// `is_ascii_whitespace` leaves out, unlike C's `isspace`).
+#[inline]
+pub fn is_space(b: u8) -> bool {
+    b.is_ascii_whitespace() || b == 0x0B
+}
+
+/// Splits `line` on whitespace ([`is_space`]), yielding `(byte offset, token)`.
 #[inline]
 pub fn tokens(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
     let mut i = 0;
     std::iter::from_fn(move || {
-        while i < line.len() && line[i].is_ascii_whitespace() {
+        while i < line.len() && is_space(line[i]) {
             i += 1;
         }
         if i >= line.len() {
             return None;
         }
         let start = i;
-        while i < line.len() && !line[i].is_ascii_whitespace() {
+        while i < line.len() && !is_space(line[i]) {
             i += 1;
         }
         Some((start, &line[start..i]))
@@ -267,6 +274,7 @@ mod tests {
             "2 3 4 1 5 x 7 6 8",
             "2\t3 4\r\n1 5 X\r\n7 6 8\r\n",
             "  2 3 4 1 5 0\n\n 7 6 8  ",
+            "2\x0b3\x0c4 1 5 x 7 6\x0b8",
         ] {
             let b = Board::parse(text).unwrap();
             assert_eq!(b.cells(), &[2, 3, 4, 1, 5, 0, 7, 6, 8], "{text:?}");

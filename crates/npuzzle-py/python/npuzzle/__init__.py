@@ -13,6 +13,11 @@ neighbour that swaps with it (``u``, ``d``, ``l``, ``r``).
 ``Solver`` keeps tables and pattern databases between calls; ``npuzzle.ray`` spreads batches
 and single hard searches over a Ray cluster.
 
+Options are checked before any work starts: a value of the right type that is not allowed
+(``max_nodes=-1``, ``effort=9``, ``algorithm="fastest"``) raises ``ValueError`` naming the
+option; a value of the wrong type (``algorithm=None``, ``max_nodes="many"``) raises
+``TypeError``.
+
 Building pattern databases can take minutes (4x4's 7-8: about six, once; they are cached).
 What is built, its size and its progress go to the ``npuzzle`` logger, which prints them on
 stderr by default; ``logging.getLogger("npuzzle").setLevel(logging.WARNING)`` silences them.

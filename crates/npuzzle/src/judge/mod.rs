@@ -301,7 +301,7 @@ impl<R: BufRead> JudgeReader<R> {
     }
 
     fn is_blank_line(&self) -> bool {
-        !self.line_too_long && self.buf.iter().all(u8::is_ascii_whitespace)
+        !self.line_too_long && self.buf.iter().all(|&b| crate::parse::is_space(b))
     }
 
     fn too_long(&self) -> ParseErrorKind {
