@@ -4,10 +4,13 @@
 //! starts with a 64-byte header: magic, format version, board size and pattern length (the entry
 //! count follows from them), goal (up to 32 cells), pattern, a CRC-32 of the entries and a
 //! CRC-32 of the header itself. Files are written to a temporary
-//! name and renamed, so an interrupted build leaves no half-written database behind; they are
-//! loaded with `mmap`, and every load checks the header against what the caller expects and the
-//! entries against their checksum (about 0.1 s for the 518 MB 8-tile database), so a truncated
-//! or corrupted file is detected and rebuilt instead of used.
+//! name and renamed, so an interrupted build leaves no half-written database behind. Files of up
+//! to [`COPY_LIMIT`] bytes (every preset's) are read into memory: another program truncating or
+//! rewriting a cache file in place then cannot touch a running search, which with a memory map
+//! would die of SIGBUS; larger ones are mapped. Every load checks the header against what the
+//! caller expects, the entries against their checksum (about 0.1 s for the 518 MB 8-tile
+//! database) and the entries' meaning ([`PatternDb::check_semantics`]), so a truncated,
+//! corrupted or forged file is detected and rebuilt instead of used.
 
 use super::pdb::{Entries, MAX_PATTERN_TILES, MAX_PDB_CELLS, PatternDb, PdbError};
 use crate::board::{Board, Shape, Tile};
@@ -23,6 +26,9 @@ const MAGIC: &[u8; 8] = b"NPZLPDB\x01";
 pub const FORMAT_VERSION: u32 = 2;
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 64;
+
+/// Largest database file read into memory on load (2 GiB); larger files are memory-mapped.
+pub const COPY_LIMIT: u64 = 2 << 30;
 
 /// What a database file's header says.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,37 +206,34 @@ impl PatternDb {
         if !meta.is_file() {
             return Err(corrupt(path, "not a regular file"));
         }
-        let file = File::open(path).map_err(|e| io_err(path, e))?;
+        let mut file = File::open(path).map_err(|e| io_err(path, e))?;
+        if meta.len() <= COPY_LIMIT {
+            let mut head = [0u8; HEADER_LEN];
+            std::io::Read::read_exact(&mut file, &mut head)
+                .map_err(|_| corrupt(path, "shorter than a header: truncated"))?;
+            let header = check_header(path, &head, expect, meta.len())?;
+            let mut body = vec![0u8; header.entries as usize];
+            std::io::Read::read_exact(&mut file, &mut body).map_err(|e| io_err(path, e))?;
+            check_entries(path, &body, &header)?;
+            let db = PatternDb {
+                shape: header.shape,
+                goal: header.goal,
+                tiles: header.tiles,
+                entries: Entries::Owned(body),
+            };
+            db.check_semantics().map_err(|why| corrupt(path, why))?;
+            return Ok(db);
+        }
         // SAFETY: the mapping is read-only and private to this process; the cache files are
-        // written whole and renamed into place, never modified in place, so the contents
-        // cannot change under the mapping while the process runs.
+        // written whole and renamed into place, never modified in place by npuzzle. (Files
+        // this large are not copied; another program rewriting one in place would be beyond
+        // what the process can survive.)
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(|e| io_err(path, e))?;
         // Ask the kernel to read the whole file ahead now: the checksum pass below needs all
         // of it, and from a cold page cache that read is most of the load time.
         let _ = map.advise(memmap2::Advice::WillNeed);
-        let header = read_header(path, &map)?;
-        if let Some((goal, tiles)) = expect
-            && (&header.goal != goal || header.tiles != tiles)
-        {
-            return Err(corrupt(path, "holds a different goal or pattern"));
-        }
-        let body = &map[HEADER_LEN..];
-        if body.len() as u64 != header.entries {
-            return Err(corrupt(
-                path,
-                format!(
-                    "{} entries, the header says {}: truncated or padded",
-                    body.len(),
-                    header.entries
-                ),
-            ));
-        }
-        if checksum(body) != header.checksum {
-            return Err(corrupt(
-                path,
-                "entries checksum mismatch: the file is corrupted",
-            ));
-        }
+        let header = check_header(path, &map, expect, map.len() as u64)?;
+        check_entries(path, &map[HEADER_LEN..], &header)?;
         let db = PatternDb {
             shape: header.shape,
             goal: header.goal,
@@ -243,6 +246,44 @@ impl PatternDb {
         db.check_semantics().map_err(|why| corrupt(path, why))?;
         Ok(db)
     }
+}
+
+/// The header of a file of `len` bytes, checked against what the caller `expect`s and the
+/// file's length.
+fn check_header(
+    path: &Path,
+    bytes: &[u8],
+    expect: Option<(&Board, &[Tile])>,
+    len: u64,
+) -> Result<PdbHeader, PdbError> {
+    let header = read_header(path, bytes)?;
+    if let Some((goal, tiles)) = expect
+        && (&header.goal != goal || header.tiles != tiles)
+    {
+        return Err(corrupt(path, "holds a different goal or pattern"));
+    }
+    let body = len.saturating_sub(HEADER_LEN as u64);
+    if body != header.entries {
+        return Err(corrupt(
+            path,
+            format!(
+                "{body} entries, the header says {}: truncated or padded",
+                header.entries
+            ),
+        ));
+    }
+    Ok(header)
+}
+
+/// Checks the entries against the header's checksum.
+fn check_entries(path: &Path, body: &[u8], header: &PdbHeader) -> Result<(), PdbError> {
+    if checksum(body) != header.checksum {
+        return Err(corrupt(
+            path,
+            "entries checksum mismatch: the file is corrupted",
+        ));
+    }
+    Ok(())
 }
 
 /// Held while one database is built into a cache (see [`PdbCache::lock_build`]); dropping it
@@ -406,6 +447,27 @@ mod tests {
     fn quiet(_: u32, _: u64, _: u64, _: u64) {}
 
     #[test]
+    fn a_loaded_database_survives_its_file_being_truncated_in_place() {
+        let dir = std::env::temp_dir().join(format!("npuzzle-pdb-trunc-{}", std::process::id()));
+        let cache = PdbCache::new(&dir);
+        let goal = Board::goal(Shape::new(4, 4).unwrap());
+        let tiles = [1, 2, 5, 6];
+        let db = PatternDb::build(&goal, &tiles, &quiet).unwrap();
+        let path = cache.path_for(&goal, &tiles);
+        db.save(&path).unwrap();
+        let loaded = cache.load(&goal, &tiles).unwrap().unwrap();
+        // Another program truncates and rewrites the file in place (a memory map of it would
+        // now raise SIGBUS on the next read of a lost page).
+        fs::File::create(&path)
+            .unwrap()
+            .write_all(b"garbage")
+            .unwrap();
+        assert_eq!(loaded.entries(), db.entries());
+        assert!(cache.load(&goal, &tiles).is_err());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
     fn round_trip_and_damage_detection() {
         let dir = std::env::temp_dir().join(format!("npuzzle-pdb-{}", std::process::id()));
         let cache = PdbCache::new(&dir);
@@ -416,7 +478,7 @@ mod tests {
         let path = cache.path_for(&goal, &tiles);
         db.save(&path).unwrap();
         let loaded = cache.load(&goal, &tiles).unwrap().unwrap();
-        assert!(loaded.is_mapped());
+        assert!(!loaded.is_mapped(), "read into memory: below COPY_LIMIT");
         assert_eq!(loaded.entries(), db.entries());
         assert_eq!(cache.files(), vec![path.clone()]);
 
