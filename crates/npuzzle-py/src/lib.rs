@@ -141,11 +141,25 @@ fn limits_of(timeout: Option<f64>, max_nodes: Option<i128>) -> PyResult<Limits> 
     Ok(Limits {
         max_time,
         max_nodes,
-        // Stored states (BFS, A* …) within about 4 GiB per call, a batch included.
-        max_stored: Some(Limits::stored_states_within(4 << 30)),
+        // Stored states (BFS, A* …) within about 4 GiB per call, a batch included, and
+        // within the same 4 GiB for all the process's calls together, whatever their threads.
+        max_stored: Some(Limits::stored_states_within(STORED_BYTES)),
+        stored_pool: Some(STORED_POOL.clone()),
         ..Limits::default()
     })
 }
+
+/// Memory the searches that store states (BFS, bidirectional BFS, A*, greedy) may use, per
+/// call and for the whole process together.
+const STORED_BYTES: u64 = 4 << 30;
+
+/// The process-wide budget behind [`STORED_BYTES`].
+static STORED_POOL: std::sync::LazyLock<Arc<npuzzle::search::StoredPool>> =
+    std::sync::LazyLock::new(|| {
+        Arc::new(npuzzle::search::StoredPool::new(
+            Limits::stored_states_within(STORED_BYTES),
+        ))
+    });
 
 /// What a search cost.
 #[pyclass(frozen, get_all, eq, module = "npuzzle")]

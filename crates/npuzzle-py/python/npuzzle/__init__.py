@@ -18,6 +18,10 @@ Options are checked before any work starts: a value of the right type that is no
 option; a value of the wrong type (``algorithm=None``, ``max_nodes="many"``) raises
 ``TypeError``.
 
+Searches that store states (``bfs``, ``bidirectional``, ``astar``, ``greedy``) use at most
+about 4 GiB: per call, and for all of the process's calls together, whatever their threads
+(a search that would pass it raises ``SearchLimitError``, a memory limit).
+
 Building pattern databases can take minutes (4x4's 7-8: about six, once; they are cached).
 What is built, its size and its progress go to the ``npuzzle`` logger, which prints them on
 stderr by default; ``logging.getLogger("npuzzle").setLevel(logging.WARNING)`` silences them.

@@ -56,6 +56,10 @@ pub struct Limits {
     pub max_stored: Option<u64>,
     /// Set from elsewhere to stop the search early.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Stored states shared with every other search holding the same pool (e.g. all the
+    /// calls of one Python process, whatever their threads): a search stops with the memory
+    /// limit when it would take more than the pool has left, besides `max_stored`.
+    pub stored_pool: Option<Arc<StoredPool>>,
     /// Receives progress reports from long searches (the IDA* engine reports its bound and
     /// states expanded about twice a second, the near-optimal solver's peeling of boards past
     /// 900 cells the cells left after every line).
@@ -96,6 +100,49 @@ impl Limits {
             max_stored: self.max_stored.map(|m| (m / parts).max(1)),
             ..self.clone()
         }
+    }
+}
+
+/// A budget of stored states shared by concurrent searches (see [`Limits::stored_pool`]):
+/// each search takes states from it as its open and closed lists grow (in steps of
+/// [`StoredPool::STEP`]) and gives them back when it ends.
+#[derive(Debug)]
+pub struct StoredPool {
+    total: u64,
+    free: std::sync::atomic::AtomicU64,
+}
+
+impl StoredPool {
+    /// States a search takes at a time.
+    pub const STEP: u64 = 1 << 16;
+
+    /// A pool of `total` stored states.
+    pub fn new(total: u64) -> StoredPool {
+        StoredPool {
+            total,
+            free: std::sync::atomic::AtomicU64::new(total),
+        }
+    }
+
+    /// Its size.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// States not taken now.
+    pub fn free(&self) -> u64 {
+        self.free.load(Ordering::Relaxed)
+    }
+
+    /// Takes `n` states if that many are free.
+    fn take(&self, n: u64) -> bool {
+        self.free
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |f| f.checked_sub(n))
+            .is_ok()
+    }
+
+    fn give(&self, n: u64) {
+        self.free.fetch_add(n, Ordering::AcqRel);
     }
 }
 
@@ -300,6 +347,16 @@ pub(crate) struct Budget<'a> {
     limits: &'a Limits,
     start: Instant,
     calls: u32,
+    /// States taken from the limits' stored pool, given back on drop.
+    taken: u64,
+}
+
+impl Drop for Budget<'_> {
+    fn drop(&mut self) {
+        if let Some(pool) = &self.limits.stored_pool {
+            pool.give(self.taken);
+        }
+    }
 }
 
 impl<'a> Budget<'a> {
@@ -309,6 +366,12 @@ impl<'a> Budget<'a> {
             limits,
             start: Instant::now(),
             calls: 0,
+            // Without a pool nothing is ever taken: the check stays one comparison.
+            taken: if limits.stored_pool.is_some() {
+                0
+            } else {
+                u64::MAX
+            },
         }
     }
 
@@ -318,6 +381,12 @@ impl<'a> Budget<'a> {
             limits,
             start,
             calls: 0,
+            // Without a pool nothing is ever taken: the check stays one comparison.
+            taken: if limits.stored_pool.is_some() {
+                0
+            } else {
+                u64::MAX
+            },
         }
     }
 
@@ -382,16 +451,35 @@ impl<'a> Budget<'a> {
             .or_else(|| self.check_clock())
     }
 
-    /// The node and memory limits.
+    /// The node and memory limits (taking states from the stored pool as the search grows).
     #[inline]
-    fn check_counts(&self, expanded: u64, stored: u64) -> Option<LimitKind> {
+    fn check_counts(&mut self, expanded: u64, stored: u64) -> Option<LimitKind> {
         if self.limits.max_nodes.is_some_and(|m| expanded > m) {
             Some(LimitKind::Nodes)
         } else if self.limits.max_stored.is_some_and(|m| stored > m) {
             Some(LimitKind::Memory)
+        } else if stored > self.taken && !self.take_stored(stored) {
+            Some(LimitKind::Memory)
         } else {
             None
         }
+    }
+
+    /// Takes from the stored pool (if any) enough for `stored` states; false when the pool
+    /// has not that many left.
+    #[cold]
+    fn take_stored(&mut self, stored: u64) -> bool {
+        let Some(pool) = &self.limits.stored_pool else {
+            return true;
+        };
+        let need = stored - self.taken;
+        for n in [need.max(StoredPool::STEP), need] {
+            if pool.take(n) {
+                self.taken += n;
+                return true;
+            }
+        }
+        false
     }
 
     /// The time limit and the cancel flag.
@@ -458,5 +546,43 @@ pub(crate) fn check_solvable(
         Ok(())
     } else {
         Err(SearchError::Unsolvable)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn searches_sharing_a_stored_pool_stay_within_it_together() {
+        let pool = Arc::new(StoredPool::new(3 * StoredPool::STEP));
+        let limits = Limits {
+            stored_pool: Some(pool.clone()),
+            ..Limits::default()
+        };
+        let mut stats = Stats::default();
+        let mut first = Budget::new(&limits);
+        assert!(first.enforce(&mut stats, 2 * StoredPool::STEP).is_ok());
+        {
+            let mut second = Budget::new(&limits);
+            assert!(second.enforce(&mut stats, StoredPool::STEP / 2).is_ok());
+            // The pool is spent: growing further is the memory limit, for either search.
+            let e = second
+                .enforce(&mut stats, 2 * StoredPool::STEP)
+                .unwrap_err();
+            assert_eq!(e.kind, LimitKind::Memory);
+        }
+        // The second search ended and gave its states back: the first may grow again.
+        assert!(first.enforce(&mut stats, 3 * StoredPool::STEP).is_ok());
+        assert_eq!(pool.free(), 0);
+        drop(first);
+        assert_eq!(pool.free(), pool.total());
+        // Without a pool nothing is taken or limited beyond `max_stored`.
+        let plain = Limits::default();
+        assert!(
+            Budget::new(&plain)
+                .enforce(&mut stats, u64::MAX / 2)
+                .is_ok()
+        );
     }
 }
