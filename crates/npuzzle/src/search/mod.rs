@@ -456,9 +456,9 @@ impl<'a> Budget<'a> {
     fn check_counts(&mut self, expanded: u64, stored: u64) -> Option<LimitKind> {
         if self.limits.max_nodes.is_some_and(|m| expanded > m) {
             Some(LimitKind::Nodes)
-        } else if self.limits.max_stored.is_some_and(|m| stored > m) {
-            Some(LimitKind::Memory)
-        } else if stored > self.taken && !self.take_stored(stored) {
+        } else if self.limits.max_stored.is_some_and(|m| stored > m)
+            || (stored > self.taken && !self.take_stored(stored))
+        {
             Some(LimitKind::Memory)
         } else {
             None
