@@ -93,8 +93,8 @@ impl LimitArgs {
             max_nodes: self.max_nodes,
             max_time,
             max_stored: Some(self.max_stored),
-            cancel: None,
             progress: crate::progress::search_progress(),
+            ..Limits::default()
         })
     }
 }
