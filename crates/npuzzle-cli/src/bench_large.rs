@@ -132,7 +132,7 @@ pub fn run(run: LargeRun) -> Result<ExitCode> {
                 let solver = SolverBuilder::new(goal.clone())
                     .algorithm(algorithm)
                     .effort(run.effort)
-                    .pdb_source(run.pdb.source(npuzzle::Use::Check.building()))
+                    .pdb_source(run.pdb.source(npuzzle::Use::Check))
                     .build()?;
                 reset_peak();
                 let mut row = Row::default();

@@ -199,7 +199,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         heuristic: None,
         limits,
         pdb: &args.pdb,
-        building: Use::Check.building(),
+        user: Use::Check,
         effort: Effort::default(),
         fallback: false,
     }

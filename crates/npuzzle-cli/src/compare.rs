@@ -135,7 +135,7 @@ fn run_row(
         .algorithm(algorithm)
         .heuristic(heuristic)
         .limits(limits.clone())
-        .pdb_source(pdb.source(Use::Check.building()));
+        .pdb_source(pdb.source(Use::Check));
     let solvers = match Solvers::new(goals.clone(), template).on_threads(1) {
         Ok(s) => s,
         Err(_) => {

@@ -125,7 +125,7 @@ pub fn run(
     heavy: usize,
     pdb: &PdbOptions,
 ) -> Result<ExitCode> {
-    let pdbs = pdb.source(npuzzle::Use::Service.building()).for_service()?;
+    let pdbs = pdb.source(npuzzle::Use::Service).for_service()?;
     let config = ServerConfig {
         pdbs,
         log_requests: false,

@@ -8,7 +8,7 @@ use npuzzle::heuristic::pdb_file::{HEADER_LEN, PdbCache, read_header};
 use npuzzle::heuristic::pdb_set::{Partition, PdbEvent, PdbSet};
 use npuzzle::symmetry::Canonical;
 use npuzzle::{Board, Shape};
-use npuzzle::{Building, PdbSource};
+use npuzzle::{PdbSource, Use};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -37,6 +37,11 @@ impl PdbOptions {
             None => PdbCache::standard(),
         }
     }
+
+    /// The cache as `user` holds what it loads ([`Use::loading`]).
+    pub fn cache_for(&self, user: Use) -> PdbCache {
+        self.cache().loading(user.loading())
+    }
 }
 
 /// Set once a database built in this run could not be saved to the cache (`pdb build` then
@@ -56,11 +61,12 @@ fn progress_bar() -> ProgressBar {
 }
 
 impl PdbOptions {
-    /// The library's database source for these options: it reports on stderr what it loads
-    /// and builds, with a progress bar on a terminal; `build` says whether what is not cached
-    /// may be built.
-    pub fn source(&self, build: Building) -> PdbSource {
-        let cache = self.cache();
+    /// The library's database source for these options and this kind of caller (`user`:
+    /// whether what is not cached may be built, and how what is loaded is held): it reports
+    /// on stderr what it loads and builds, with a progress bar on a terminal.
+    pub fn source(&self, user: Use) -> PdbSource {
+        let build = user.building();
+        let cache = self.cache_for(user);
         let dir = cache.dir().to_path_buf();
         let bar = progress_bar();
         let events = move |e: &PdbEvent| {
@@ -100,7 +106,7 @@ impl PdbOptions {
 /// The databases `auto` uses for `goal` (see [`npuzzle::builder`]), built when not cached.
 pub fn set_for(goal: &Board, options: &PdbOptions) -> Result<Arc<PdbSet>> {
     options
-        .source(Building::Always)
+        .source(npuzzle::Use::Command)
         .provide(goal)
         .context("pattern databases")?
         .with_context(|| format!("no pattern databases for {} boards", goal.shape()))

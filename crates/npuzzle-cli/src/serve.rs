@@ -63,7 +63,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         Vec::new()
     } else {
         args.pdb
-            .source(npuzzle::Use::Service.building())
+            .source(npuzzle::Use::Service)
             .for_service()
             .context("pattern databases")?
     };

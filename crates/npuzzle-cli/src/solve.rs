@@ -8,13 +8,13 @@ use crate::output::NotationArg;
 use crate::pdb::PdbOptions;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
+use npuzzle::Algorithm;
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::NO_ANSWER;
 use npuzzle::near::Effort;
 use npuzzle::search::Limits;
 use npuzzle::solver::batch::{Solvers, Summary};
 use npuzzle::solver::sinks::{Text, TextOptions, TextWriter};
-use npuzzle::{Algorithm, Building};
 use std::io;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -179,7 +179,7 @@ pub struct SolverOptions<'a> {
     /// Where databases come from.
     pub pdb: &'a PdbOptions,
     /// Whether databases that are not cached may be built.
-    pub building: Building,
+    pub user: npuzzle::Use,
     /// The near-optimal solver's effort.
     pub effort: Effort,
     /// Whether a search that hits a limit is answered by the near-optimal solver.
@@ -195,7 +195,7 @@ impl SolverOptions<'_> {
             .algorithm(self.algorithm)
             .heuristic(self.heuristic)
             .limits(self.limits.clone())
-            .pdb_source(self.pdb.source(self.building))
+            .pdb_source(self.pdb.source(self.user))
             .effort(self.effort)
             .fallback(self.fallback);
         Ok(Solvers::new(goals, template))
@@ -212,7 +212,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         heuristic: args.heuristic.map(HeuristicArg::kind),
         limits,
         pdb: &args.pdb,
-        building: npuzzle::Use::Command.building(),
+        user: npuzzle::Use::Command,
         effort,
         fallback: args.fallback,
     }

@@ -49,10 +49,11 @@ impl std::fmt::Debug for PdbSource {
 
 impl PdbSource {
     /// The standard cache directory (see [`PdbCache::standard`]) with `user`'s building
-    /// policy ([`Use::building`]), no partition named, no event receiver.
+    /// and loading policies ([`Use::building`], [`Use::loading`]), no partition named, no
+    /// event receiver.
     pub fn standard(user: Use) -> PdbSource {
         PdbSource {
-            cache: Some(PdbCache::standard()),
+            cache: Some(PdbCache::standard().loading(user.loading())),
             partition: None,
             build: user.building(),
             events: None,

@@ -16,6 +16,7 @@
 
 use crate::board::Shape;
 use crate::heuristic::HeuristicKind;
+use crate::heuristic::pdb_file::Loading;
 use crate::heuristic::pdb_set::Building;
 use crate::search::eval::MAX_CELLS;
 use crate::solver::{Algorithm, SolveError};
@@ -109,6 +110,16 @@ pub enum Use {
 }
 
 impl Use {
+    /// How this kind of caller holds the databases it loads: a short command maps them (the
+    /// quickest start); long-running callers read them into memory, so that a cache file
+    /// rewritten in place cannot kill them.
+    pub fn loading(self) -> Loading {
+        match self {
+            Use::Command | Use::Check => Loading::Map,
+            Use::Service | Use::Library => Loading::Copy,
+        }
+    }
+
     /// The building policy of this kind of caller.
     pub fn building(self) -> Building {
         match self {
