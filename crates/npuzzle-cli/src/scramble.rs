@@ -32,7 +32,8 @@ pub struct ScrambleArgs {
     /// Boards solvable toward Korf's goal (blank first, then tiles in order).
     #[arg(long, conflicts_with = "goal")]
     pub blank_first: bool,
-    /// How to write the boards (each a valid input of `npuzzle solve`).
+    /// How to write the boards (`hdu`, `poj` and `uva` are inputs of `npuzzle solve`; `jsonl`
+    /// is for other programs).
     #[arg(long, value_enum, default_value = "hdu")]
     pub format: ScrambleFormat,
 }

@@ -559,6 +559,29 @@ async fn scramble_solve_play_and_errors_in_chromium() {
         .unwrap();
     assert!(wide <= 390.0, "phone page {wide} px wide");
     js(&c, "window.scrollTo(0, 0); return true").await;
+    // The board and the playback fit the first screen, the five playback buttons on one row.
+    let rows = js(
+        &c,
+        "return new Set([...document.querySelectorAll('.player button')]\
+           .map(b => Math.round(b.getBoundingClientRect().top))).size",
+    )
+    .await;
+    assert_eq!(
+        rows,
+        serde_json::json!(1),
+        "playback buttons wrap on a phone"
+    );
+    let bottom = js(
+        &c,
+        "return document.querySelector('.player').getBoundingClientRect().bottom",
+    )
+    .await
+    .as_f64()
+    .unwrap();
+    assert!(
+        bottom <= 844.0,
+        "playback ends at {bottom} px, below the first screen"
+    );
     screenshot(&c, "web-phone.png", true).await;
     if let Some(script) = &axe {
         let found = axe_violations(&c, script).await;
