@@ -252,10 +252,16 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 continue;
             }
         };
-        let place = format!(
-            "board {n} (puzzles line {}, answers line {answer_line})",
-            puzzle.line
-        );
+        let place = match &answer {
+            AnswerLine::End => format!(
+                "board {n} (puzzles line {}, past the last answers line)",
+                puzzle.line
+            ),
+            _ => format!(
+                "board {n} (puzzles line {}, answers line {answer_line})",
+                puzzle.line
+            ),
+        };
         // The answer, or why there is none, and the answers line it is on.
         let (text, answers_line) = match answer {
             AnswerLine::End => (Err("no answer"), None),
@@ -282,6 +288,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             unexplained.push(board.shape());
             let why = match &solver {
                 Err(e) => e.to_string(),
+                Ok(_) if board.shape().cells() > npuzzle::heuristic::pdb::MAX_PDB_CELLS => {
+                    "no optimal method answers boards past 32 cells".into()
+                }
                 Ok(_) => "no optimal answer within the limits here: check builds only small pattern databases; `npuzzle pdb build --size WxH` makes larger ones".into(),
             };
             eprintln!(

@@ -5,8 +5,10 @@ mod bench_large;
 mod check;
 mod compare;
 mod cube;
+mod explore;
 mod input;
 mod instances;
+mod interrupt;
 mod load;
 mod output;
 mod parity;
@@ -41,6 +43,8 @@ enum Command {
     Parity(parity::ParityArgs),
     /// UVa 716: whether sliding cubes (any number of dimensions) can be solved.
     Cube(cube::CubeArgs),
+    /// Search a board's whole state space: states at each distance, diameter, antipodes.
+    Explore(explore::ExploreArgs),
     /// Build, list and verify cached pattern databases.
     Pdb(pdb::PdbArgs),
     /// Print random boards (uniform over solvable states unless --any-parity).
@@ -79,6 +83,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(args),
         Command::Parity(args) => parity::run(args),
         Command::Cube(args) => cube::run(args),
+        Command::Explore(args) => explore::run(args),
         Command::Pdb(args) => pdb::run(args),
         Command::Scramble(args) => scramble::run(args),
         Command::Serve(args) => serve::run(args),

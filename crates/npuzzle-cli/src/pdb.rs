@@ -7,6 +7,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle::heuristic::pdb_file::{HEADER_LEN, PdbCache, read_header};
 use npuzzle::heuristic::pdb_set::{Partition, PdbEvent, PdbSet};
 use npuzzle::symmetry::Canonical;
+use npuzzle::table::Table;
 use npuzzle::{Board, Shape};
 use npuzzle::{PdbSource, Use};
 use std::io::IsTerminal;
@@ -81,11 +82,13 @@ impl PdbOptions {
                 } => {
                     bar.set_length(*total);
                     bar.set_position(*filled);
-                    bar.set_message(format!("pattern database layer {layer}"));
+                    bar.set_message(format!("breadth-first layer {layer}"));
                     return;
                 }
-                PdbEvent::Building(_) | PdbEvent::Rebuilding(..) => bar.reset(),
-                PdbEvent::Built(..) => bar.finish_and_clear(),
+                PdbEvent::Building(_) | PdbEvent::Rebuilding(..) | PdbEvent::TablePlan { .. } => {
+                    bar.reset()
+                }
+                PdbEvent::Built(..) | PdbEvent::TableBuilt { .. } => bar.finish_and_clear(),
                 PdbEvent::NotSaved(..) if NOT_SAVED.swap(true, Ordering::Relaxed) => return,
                 PdbEvent::Weaker { .. } if WEAKER.swap(true, Ordering::Relaxed) => return,
                 _ => {}
@@ -99,6 +102,7 @@ impl PdbOptions {
             partition: self.pdb.clone(),
             build,
             events: Some(Arc::new(events)),
+            stop: None,
         }
     }
 }
@@ -125,6 +129,45 @@ fn read_header_only(path: &std::path::Path) -> Result<Vec<u8>, npuzzle::heuristi
     Ok(bytes)
 }
 
+/// `npuzzle pdb build` for a board of at most 12 cells without a partition named: its
+/// complete table (11 and 12 cells; smaller ones are made in memory in a second and never
+/// cached).
+fn build_table(goal: &Board, force: bool, pdb_dir: Option<PathBuf>) -> Result<ExitCode> {
+    let shape = goal.shape();
+    if Table::is_quick(shape) {
+        println!(
+            "{shape} boards need nothing cached: their complete table is made in memory in under a second"
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let options = PdbOptions { pdb: None, pdb_dir };
+    let cache = options.cache();
+    if force {
+        let _ = std::fs::remove_file(cache.table_path(goal));
+    }
+    let started = Instant::now();
+    let table = options
+        .source(Use::Command)
+        .table(goal)
+        .with_context(|| format!("the {shape} table could not be made"))?;
+    if NOT_SAVED.load(Ordering::Relaxed) {
+        eprintln!(
+            "npuzzle: error: the {shape} table was built but could not be saved in {} (see the warning above); nothing is cached",
+            cache.dir().display()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    println!(
+        "{shape} table ready in {:.1} s: {} states, diameter {} ({}) in {}",
+        started.elapsed().as_secs_f64(),
+        table.reachable_states(),
+        table.max_distance(),
+        npuzzle::heuristic::pdb_set::human_bytes(table.bytes()),
+        cache.table_path(goal).display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Arguments of `npuzzle pdb`.
 #[derive(Args, Debug)]
 pub struct PdbArgs {
@@ -135,7 +178,8 @@ pub struct PdbArgs {
 /// What `npuzzle pdb` does.
 #[derive(Subcommand, Debug)]
 pub enum PdbAction {
-    /// Build (or rebuild) and cache the databases of a partition.
+    /// Build (or rebuild) and cache the databases of a partition, or the complete table of an
+    /// 11- or 12-cell board (4x3, 3x4, 6x2, 2x6).
     Build {
         /// Partition: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 (5x5), blocks-K (any board) or tile
         /// lists separated by `/` (default: the board's default, 6-6-3 on 4x4).
@@ -154,13 +198,14 @@ pub enum PdbAction {
         /// Directory of cached pattern databases.
         pdb_dir: Option<PathBuf>,
     },
-    /// List the cached databases with their headers.
+    /// List the cached databases and tables with their headers.
     Info {
         #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
         /// Directory of cached pattern databases.
         pdb_dir: Option<PathBuf>,
     },
-    /// Check every cached database (header and checksum); exit 1 if any is damaged.
+    /// Check every cached database and table as loading does (header, checksums, the
+    /// entries' meaning); exit 1 if any is damaged.
     Verify {
         #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
         /// Directory of cached pattern databases.
@@ -192,6 +237,11 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                     .map_err(|e| anyhow::anyhow!("--goal: {}", e.kind))?,
                 None => Board::goal(size.map_or_else(|| Shape::new(4, 4), Ok)?),
             };
+            // Boards of at most 12 cells are answered from a complete table; databases for
+            // them only when a partition is named (for `--heuristic pdb` experiments).
+            if Table::supports(goal.shape()) && partition.is_none() {
+                return build_table(&goal, force, pdb_dir);
+            }
             let canonical = Canonical::of(&goal).goal;
             let p = match &partition {
                 Some(spec) => Partition::parse(spec, goal.shape())?,
@@ -268,7 +318,20 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             }
             let mut damaged = 0;
             for path in files {
-                let result = if verify {
+                let is_table = path.extension().is_some_and(|x| x == "table");
+                let result = if is_table {
+                    Table::verify(&path).map(|t| {
+                        format!(
+                            "{}{} complete table toward [{}], {} states, diameter {}, {}",
+                            if verify { "ok: " } else { "" },
+                            t.shape(),
+                            t.goal().to_judge_line(),
+                            t.reachable_states(),
+                            t.max_distance(),
+                            npuzzle::heuristic::pdb_set::human_bytes(t.bytes())
+                        )
+                    })
+                } else if verify {
                     cache.verify(&path).map(|db| {
                         let (max, mean) = db.summary();
                         format!(

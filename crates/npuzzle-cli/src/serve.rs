@@ -59,13 +59,14 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         .set_nonblocking(true)
         .context("cannot set up the listening socket")?;
     // Which databases to keep loaded is the library's decision (see `PdbSource::for_service`).
-    let pdbs = if args.no_pdb {
-        Vec::new()
+    let (pdbs, tables) = if args.no_pdb {
+        (Vec::new(), Vec::new())
     } else {
-        args.pdb
-            .source(npuzzle::Use::Service)
-            .for_service()
-            .context("pattern databases")?
+        let source = args.pdb.source(npuzzle::Use::Service);
+        (
+            source.for_service().context("pattern databases")?,
+            source.tables_for_service(),
+        )
     };
     let config = ServerConfig {
         solve_budget: Duration::from_secs_f64(args.budget.min(3600.0)),
@@ -73,6 +74,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         search_memory: args.max_memory << 20,
         max_connections: args.max_connections as usize,
         pdbs,
+        tables,
         log_requests: !args.quiet,
         ..ServerConfig::default()
     };

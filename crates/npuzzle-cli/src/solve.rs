@@ -4,6 +4,7 @@
 //! stderr as `line N: …` and the batch goes on; the exit status is 1 when any board failed.
 
 use crate::input::{self, BoardOptions, FormatArg};
+use crate::interrupt::Interrupt;
 use crate::output::NotationArg;
 use crate::pdb::PdbOptions;
 use anyhow::{Context, Result};
@@ -17,8 +18,6 @@ use npuzzle::solver::batch::{Solvers, Summary};
 use npuzzle::solver::sinks::{Text, TextOptions, TextWriter};
 use std::io;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 /// Arguments of `npuzzle solve`.
 #[derive(Args, Debug)]
@@ -248,37 +247,6 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         return Ok(signals.exit_code());
     }
     Ok(exit_code(&summary))
-}
-
-/// SIGINT and SIGTERM, caught so that a batch writes what it has finished before exiting
-/// (see `Solvers::interrupted_by`); a second SIGINT ends the process at once.
-struct Interrupt {
-    flag: Arc<AtomicBool>,
-    /// The exit status the signal asks for: 130 (SIGINT) or 143 (SIGTERM).
-    status: Arc<AtomicUsize>,
-}
-
-impl Interrupt {
-    fn install() -> Result<Interrupt> {
-        use signal_hook::consts::{SIGINT, SIGTERM};
-        use signal_hook::flag;
-        let flag = Arc::new(AtomicBool::new(false));
-        let status = Arc::new(AtomicUsize::new(0));
-        for (signal, code) in [(SIGINT, 130), (SIGTERM, 143)] {
-            // Once the flag is set, the same signal again exits at once (registered first,
-            // so that it sees the flag as it was before this signal).
-            flag::register_conditional_shutdown(signal, code as i32, flag.clone())
-                .context("installing the signal handlers")?;
-            flag::register_usize(signal, status.clone(), code)
-                .context("installing the signal handlers")?;
-            flag::register(signal, flag.clone()).context("installing the signal handlers")?;
-        }
-        Ok(Interrupt { flag, status })
-    }
-
-    fn exit_code(&self) -> ExitCode {
-        ExitCode::from(self.status.load(Ordering::Relaxed).clamp(1, 255) as u8)
-    }
 }
 
 /// The exit status for a batch's totals (1 when a board failed or the input had problems),

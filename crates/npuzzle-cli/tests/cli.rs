@@ -1035,3 +1035,112 @@ fn the_database_cache_never_says_ok_to_what_solve_would_reject() {
         stderr(&o)
     );
 }
+
+/// `explore` prints each distance as it goes and the summary; JSON holds the whole report;
+/// the SVG plot is written; too large a board is refused before anything is allocated.
+#[test]
+fn explore_reports_whole_state_spaces() {
+    let o = npuzzle(&["explore", "3x3"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("diameter: 31"), "{text}");
+    assert!(text.contains("antipodes: 2"), "{text}");
+    assert!(text.contains("8 6 7 2 5 4 3 x 1"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["31", "2", "181440"])
+    );
+
+    let plot = std::env::temp_dir().join(format!("npuzzle-explore-{}.svg", std::process::id()));
+    let o = npuzzle(
+        &[
+            "explore",
+            "2x5",
+            "--goal",
+            "x 1 2 3 4 5 6 7 8 9",
+            "--format",
+            "json",
+            "--plot",
+            plot.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(r["states"], 1_814_400);
+    assert_eq!(
+        r["histogram"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .sum::<u64>(),
+        1_814_400
+    );
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.matches("<rect").count() > 50,
+        "{svg}"
+    );
+    let _ = std::fs::remove_file(&plot);
+
+    let o = npuzzle(&["explore", "4x4"], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("needs 2615.3 GB"), "{}", stderr(&o));
+    let o = npuzzle(&["explore", "3x3", "--max-memory", "0"], "");
+    assert_eq!(o.status.code(), Some(2));
+    let o = npuzzle(&["explore", "5x4"], "");
+    assert!(stderr(&o).contains("at most 16 cells"), "{}", stderr(&o));
+}
+
+/// Ctrl-C during a minutes-long database build ends the batch within a layer of the build:
+/// the answers before it are kept, nothing half-built is cached, and the exit status is 130.
+#[test]
+fn an_interrupt_during_a_database_build_stops_it() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("interrupted-build");
+    let _ = std::fs::remove_dir_all(&dir);
+    let five = stdout(&npuzzle(&["scramble", "--size", "5x5", "--seed", "2"], ""));
+    let input = format!("2 3 4 1 5 x 7 6 8\n{five}");
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("interrupted-build.txt");
+    std::fs::write(&path, &input).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args([
+            "solve",
+            "--pdb-dir",
+            dir.to_str().unwrap(),
+            path.to_str().unwrap(),
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    out.read_line(&mut first).unwrap();
+    assert_eq!(first.trim_end(), "ullddrurdllurrdlurd");
+    // The 5x5 board waits for its 6-6-6-6 databases (minutes): interrupt the build.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let asked = std::time::Instant::now();
+    // SAFETY: signalling our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8(done.stderr).unwrap();
+    assert!(asked.elapsed().as_secs() < 30, "{err}");
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("1 board(s) read were left unanswered"),
+        "{err}"
+    );
+    assert!(!err.contains("solving without them"), "{err}");
+    let cached: Vec<_> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(Result::ok).map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(
+        cached
+            .iter()
+            .all(|p| p.extension().is_some_and(|x| x == "lock")),
+        "{cached:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

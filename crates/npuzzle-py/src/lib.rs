@@ -624,6 +624,7 @@ impl Solver {
             cache: Some(cache),
             partition,
             build: building_of(build)?,
+            stop: None,
         };
         let builder = SolverBuilder::new(goal.clone())
             .algorithm(algorithm_of(algorithm)?)
@@ -1257,10 +1258,63 @@ fn distance_table_bytes<'py>(
         Some(g) => board_of(g, Some(shape))?,
         None => Board::goal(shape),
     };
-    let table = py
-        .detach(|| npuzzle::table::Table::build(&g))
+    use npuzzle::table::{Table, TableError};
+    if !Table::is_quick(shape) {
+        return Err(value_error(if Table::supports(shape) {
+            TableError::NotRanked { shape }
+        } else {
+            TableError::TooLarge { shape }
+        }));
+    }
+    let distances = py
+        .detach(|| Table::build(&g).and_then(|t| t.distances()))
         .map_err(value_error)?;
-    Ok(PyBytes::new(py, &table.distances()))
+    Ok(PyBytes::new(py, &distances))
+}
+
+/// A breadth-first search of every state of `size` that can reach `goal` (at most 16 cells,
+/// two bits a state): the library's `space::explore` report as a dict. Refused up front, with
+/// the memory it would need, when that exceeds `max_memory_mb`.
+#[pyfunction]
+#[pyo3(signature = (size, goal=None, max_memory_mb=None, antipodes=20))]
+fn explore<'py>(
+    py: Python<'py>,
+    size: &Bound<'py, PyAny>,
+    goal: Option<&Bound<'py, PyAny>>,
+    max_memory_mb: Option<i128>,
+    antipodes: i128,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    let antipodes: usize = whole("antipodes", antipodes, 0)?;
+    let max_memory: Option<u64> = max_memory_mb
+        .map(|m| whole::<u64>("max_memory_mb", m, 1))
+        .transpose()?
+        .map(|mb| mb.saturating_mul(1_000_000));
+    let shape = shape_of(size)?;
+    let g = match goal {
+        Some(g) => board_of(g, Some(shape))?,
+        None => Board::goal(shape),
+    };
+    let options = npuzzle::space::ExploreOptions {
+        max_memory,
+        sample: Some(antipodes),
+        ..Default::default()
+    };
+    let report = py
+        .detach(|| npuzzle::space::explore(&g, &options))
+        .map_err(value_error)?;
+    let d = pyo3::types::PyDict::new(py);
+    d.set_item("size", &report.size)?;
+    d.set_item("goal", &report.goal)?;
+    d.set_item("states", report.states)?;
+    d.set_item("histogram", &report.histogram)?;
+    d.set_item("diameter", report.diameter)?;
+    d.set_item("antipodes", report.antipodes)?;
+    d.set_item("antipode_sample", &report.antipode_sample)?;
+    d.set_item("mean_distance", report.mean_distance)?;
+    d.set_item("seconds", report.seconds)?;
+    d.set_item("memory_bytes", report.memory_bytes)?;
+    d.set_item("threads", report.threads)?;
+    Ok(d)
 }
 
 /// The Cantor rank of a board's cells (the blank counts as tile 0): its index in
@@ -1323,6 +1377,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scramble, m)?)?;
     m.add_function(wrap_pyfunction!(distance_table_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rank, m)?)?;
+    m.add_function(wrap_pyfunction!(explore, m)?)?;
     m.add_function(wrap_pyfunction!(cached_solver, m)?)?;
     m.add_function(wrap_pyfunction!(keep_solver, m)?)?;
     Ok(())

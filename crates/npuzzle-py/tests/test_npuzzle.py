@@ -361,3 +361,19 @@ def test_other_bad_values_and_wrong_types():
     for options in (dict(algorithm=None), dict(max_nodes="many"), dict(timeout="soon")):
         with pytest.raises(TypeError):
             npuzzle.solve("2 3 4 1 5 x 7 6 8", **options)
+
+
+def test_explore_reports_a_whole_state_space():
+    r = npuzzle.explore("3x3")
+    assert r["states"] == 181440 and r["diameter"] == 31 and r["antipodes"] == 2
+    assert sum(r["histogram"]) == r["states"] and r["histogram"][:3] == [1, 2, 4]
+    for line in r["antipode_sample"]:
+        assert len(npuzzle.solve(line).moves) == 31
+    five_by_two = npuzzle.explore("5x2", goal="x 1 2 3 4 5 6 7 8 9")
+    assert five_by_two["states"] == 1814400
+    with pytest.raises(ValueError, match="needs"):
+        npuzzle.explore("4x4")  # 2.6 TB: refused before allocating
+    with pytest.raises(ValueError, match="max_memory_mb"):
+        npuzzle.explore("3x3", max_memory_mb=0)
+    with pytest.raises(ValueError, match="at most 16 cells"):
+        npuzzle.explore("5x4")

@@ -256,14 +256,19 @@ pub const CACHED_SOLVERS: usize = 8;
 /// Makes the solver for `key`; may build a table (up to about a second on 10 cells), so it
 /// runs in a heavy-work slot except at start-up.
 fn make_solver(state: &AppState, key: &SolverKey) -> Result<Solver, ApiError> {
-    // Only the databases loaded at start-up: nothing is built on a request.
-    state
+    // Only the databases and tables loaded at start-up: nothing is built on a request.
+    let builder = state
         .config
         .pdbs
         .iter()
         .fold(SolverBuilder::new(key.goal.clone()), |b, set| {
             b.pdb_set(set.clone())
-        })
+        });
+    state
+        .config
+        .tables
+        .iter()
+        .fold(builder, |b, table| b.table(table.clone()))
         .algorithm(key.algorithm)
         .heuristic(key.heuristic)
         // Every board gets an answer: past the budget, the near-optimal one, labelled.

@@ -50,6 +50,9 @@ pub struct ServerConfig {
     /// Pattern databases kept loaded (blank-last canonical goals, one set per shape at most;
     /// see `PdbSource::for_service`).
     pub pdbs: Vec<Arc<PdbSet>>,
+    /// Complete tables of 12-cell boards kept loaded (see `PdbSource::tables_for_service`);
+    /// without one, those boards are searched.
+    pub tables: Vec<Arc<npuzzle::table::Table>>,
     /// Largest request body accepted, in bytes.
     pub max_body: usize,
     /// Largest board side the API accepts.
@@ -77,6 +80,7 @@ impl Default for ServerConfig {
             search_memory: 1 << 30,
             queue_wait: Duration::from_secs(5),
             pdbs: Vec::new(),
+            tables: Vec::new(),
             max_body: 16 * 1024,
             max_side: 16,
             max_connections: 256,

@@ -53,7 +53,7 @@ pub enum BoardError {
         found: usize,
     },
     /// The token count is not a perfect square, so the shape cannot be guessed.
-    #[error("{found} tiles do not make a square board (give the size: width and height, e.g. 3x2)")]
+    #[error("{}", not_square(*found))]
     NotSquare {
         /// How many tiles were given.
         found: usize,
@@ -110,6 +110,20 @@ pub enum BoardError {
         /// The other's.
         right: Shape,
     },
+}
+
+/// Why `found` tokens make no board of a guessed shape.
+fn not_square(found: usize) -> String {
+    if found < 4 {
+        format!(
+            "{found} tile{} cannot make a board: the smallest, 2x2, has 4 cells",
+            if found == 1 { "" } else { "s" }
+        )
+    } else {
+        format!(
+            "{found} tiles do not make a square board (give the size: width and height, e.g. 3x2)"
+        )
+    }
 }
 
 impl Shape {

@@ -40,6 +40,7 @@ pub mod rank;
 pub mod search;
 pub mod solution;
 pub mod solver;
+pub mod space;
 pub mod symmetry;
 pub mod table;
 

@@ -52,7 +52,7 @@ pub enum ReplayError {
         letter: char,
     },
     /// All moves are legal but the final board is not the goal.
-    #[error("the moves end on {final_board:?}, not the goal")]
+    #[error("the moves end on [{}], not the goal", .final_board.to_judge_line())]
     NotAtGoal {
         /// Where the moves ended.
         final_board: Board,

@@ -288,6 +288,7 @@ fn damaged_files_are_rebuilt_only_where_building_is_allowed() {
         events: Some(Arc::new(move |e: &PdbEvent| {
             seen.lock().unwrap().push(format!("{e:?}"))
         })),
+        stop: None,
     };
     let s = SolverBuilder::new(goal.clone())
         .pdb_source(auto)
@@ -313,6 +314,7 @@ fn damaged_files_are_rebuilt_only_where_building_is_allowed() {
         partition: None,
         build: Building::Never,
         events: None,
+        stop: None,
     };
     let sets = service.for_service().unwrap();
     assert_eq!(sets.len(), 1);

@@ -261,6 +261,11 @@ fn answers_say_why_they_are_not_optimal() {
         answer(s(3, 3), Algorithm::Greedy),
         (Some(NotOptimal::Method), false)
     );
+    // `near` asked for on a board that wants no databases: the method's choice.
+    assert_eq!(
+        answer(s(3, 3), Algorithm::Near),
+        (Some(NotOptimal::Method), false)
+    );
     // 5x5 without databases: the near-optimal solver, which databases would replace.
     assert_eq!(
         answer(s(5, 5), Algorithm::Near),

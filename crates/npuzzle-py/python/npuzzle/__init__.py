@@ -46,6 +46,7 @@ from ._npuzzle import (
     Stats,
     cached_solver as _cached_solver,
     distance_table_bytes as _distance_table_bytes,
+    explore as _explore,
     is_solvable as _is_solvable,
     keep_solver as _keep_solver,
     rank as _rank,
@@ -90,6 +91,7 @@ __all__ = [
     "is_solvable",
     "lengths",
     "rank",
+    "explore",
     "scramble",
     "solve",
     "solve_many",
@@ -356,6 +358,23 @@ def scramble(
 def rank(board: Board, *, size: Optional[Size] = None) -> int:
     """The board's index in ``distance_table``: the Cantor rank of its cells (blank = 0)."""
     return _rank(board, size=size)
+
+
+def explore(
+    size: Size,
+    *,
+    goal: Optional[Board] = None,
+    max_memory_mb: Optional[int] = None,
+    antipodes: int = 20,
+) -> dict:
+    """Every state of ``size`` (at most 16 cells) that can reach ``goal``, searched
+    breadth-first two bits a state on all cores: a dict with ``histogram`` (states at each
+    distance), ``diameter``, ``antipodes`` (their count), ``antipode_sample`` (judge lines),
+    ``mean_distance``, ``states``, ``seconds``, ``memory_bytes``, ``threads``. ``"4x3"`` takes
+    seconds and 60 MB; ``"7x2"`` about an hour and 10.9 GB. Raises ``ValueError``, before
+    allocating anything, when the search needs more than ``max_memory_mb`` (default: three
+    quarters of the memory available)."""
+    return _explore(size, goal=goal, max_memory_mb=max_memory_mb, antipodes=antipodes)
 
 
 def distance_table(size: Size = "3x3", *, goal: Optional[Board] = None) -> "numpy.ndarray":

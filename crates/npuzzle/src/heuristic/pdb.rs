@@ -21,7 +21,7 @@
 use crate::board::{BLANK, Board, Shape, Tile};
 use crate::rank::{permutations_count, rank_partial, unrank_partial};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use thiserror::Error;
 
 /// Largest board a database can be built for (cell masks are 32 bits).
@@ -64,6 +64,9 @@ pub enum PdbError {
         /// What is wrong.
         reason: String,
     },
+    /// The build was stopped (the caller's flag) before it finished; nothing was saved.
+    #[error("stopped before the pattern database was built")]
+    Stopped,
     /// The file system failed.
     #[error("{path}: {source}")]
     Io {
@@ -224,11 +227,22 @@ fn region(neighbours: &[u32], free: u32, start: usize) -> u32 {
 impl PatternDb {
     /// Builds the database of `tiles` toward `goal`, on all rayon threads.
     pub fn build(goal: &Board, tiles: &[Tile], progress: Progress) -> Result<PatternDb, PdbError> {
+        PatternDb::build_until(goal, tiles, progress, None)
+    }
+
+    /// [`PatternDb::build`], given up with [`PdbError::Stopped`] after the breadth-first
+    /// layer during which `stop` is set (a Ctrl-C during a minutes-long build).
+    pub fn build_until(
+        goal: &Board,
+        tiles: &[Tile],
+        progress: Progress,
+        stop: Option<&AtomicBool>,
+    ) -> Result<PatternDb, PdbError> {
         check_pattern(goal, tiles)?;
         let entries = if goal.shape().cells() <= 16 {
-            Self::layers::<AtomicU16>(goal, tiles, progress)?
+            Self::layers::<AtomicU16>(goal, tiles, progress, stop)?
         } else {
-            Self::layers::<AtomicU32>(goal, tiles, progress)?
+            Self::layers::<AtomicU32>(goal, tiles, progress, stop)?
         };
         Ok(PatternDb {
             shape: goal.shape(),
@@ -243,6 +257,7 @@ impl PatternDb {
         goal: &Board,
         tiles: &[Tile],
         progress: Progress,
+        stop: Option<&AtomicBool>,
     ) -> Result<Vec<u8>, PdbError> {
         let shape = goal.shape();
         let n = shape.cells();
@@ -337,6 +352,9 @@ impl PatternDb {
             progress(depth + 1, layer, filled.load(Ordering::Relaxed), ranks);
             if layer == 0 {
                 break;
+            }
+            if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(PdbError::Stopped);
             }
             std::mem::swap(&mut frontier, &mut next);
             next.par_iter().for_each(M::clear);

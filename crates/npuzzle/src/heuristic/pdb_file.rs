@@ -46,7 +46,7 @@ pub struct PdbHeader {
     pub checksum: u32,
 }
 
-fn corrupt(path: &Path, reason: impl Into<String>) -> PdbError {
+pub(crate) fn corrupt(path: &Path, reason: impl Into<String>) -> PdbError {
     PdbError::Corrupt {
         path: path.display().to_string(),
         reason: reason.into(),
@@ -84,7 +84,7 @@ fn remove_stale_temporaries(path: &Path) {
     }
 }
 
-fn io_err(path: &Path, source: std::io::Error) -> PdbError {
+pub(crate) fn io_err(path: &Path, source: std::io::Error) -> PdbError {
     PdbError::Io {
         path: path.display().to_string(),
         source,
@@ -156,7 +156,7 @@ pub fn read_header(path: &Path, bytes: &[u8]) -> Result<PdbHeader, PdbError> {
 
 /// CRC-32 of `bytes`; large inputs are checksummed in chunks on all rayon threads (so both
 /// cores fault pages in and hash at once) and the chunk CRCs combined in order.
-fn checksum(bytes: &[u8]) -> u32 {
+pub(crate) fn checksum(bytes: &[u8]) -> u32 {
     const CHUNK: usize = 4 << 20;
     if bytes.len() <= 2 * CHUNK {
         return crc32fast::hash(bytes);
@@ -216,27 +216,35 @@ fn read_checked(path: &Path, file: &File, header: &PdbHeader) -> Result<Vec<u8>,
     Ok(body)
 }
 
+/// Writes `parts` one after the other to `path` through a temporary file that is synced and
+/// renamed into place, so that no reader ever sees half a file (the parent directory is
+/// created first).
+pub(crate) fn write_whole(path: &Path, parts: &[&[u8]]) -> Result<(), PdbError> {
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+    }
+    remove_stale_temporaries(path);
+    let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
+    let write = || -> std::io::Result<()> {
+        let mut f = File::create(&tmp)?;
+        for part in parts {
+            f.write_all(part)?;
+        }
+        f.sync_all()?;
+        fs::rename(&tmp, path)
+    };
+    write().map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        io_err(path, e)
+    })
+}
+
 impl PatternDb {
     /// Writes the database to `path` (via a temporary file and a rename).
     pub fn save(&self, path: &Path) -> Result<(), PdbError> {
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
-        }
         let entries = self.entries();
         let header = encode_header(self, checksum(entries));
-        remove_stale_temporaries(path);
-        let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
-        let write = || -> std::io::Result<()> {
-            let mut f = File::create(&tmp)?;
-            f.write_all(&header)?;
-            f.write_all(entries)?;
-            f.sync_all()?;
-            fs::rename(&tmp, path)
-        };
-        write().map_err(|e| {
-            let _ = fs::remove_file(&tmp);
-            io_err(path, e)
-        })
+        write_whole(path, &[&header, entries])
     }
 
     /// Maps a database file, checking its header and its checksum. When `expect` is given, the
@@ -448,6 +456,13 @@ impl PdbCache {
         ))
     }
 
+    /// The file name for the complete table toward `goal` (12-cell boards and smaller; any
+    /// goal with the same blank cell shares it): size, then the blank's cell.
+    pub fn table_path(&self, goal: &Board) -> PathBuf {
+        self.dir
+            .join(format!("{}-blank{}.table", goal.shape(), goal.blank()))
+    }
+
     /// Loads the database if a valid file exists. `Ok(None)` when there is no file;
     /// `Err` when a file exists but is damaged (the caller decides whether to rebuild).
     pub fn load(&self, goal: &Board, tiles: &[Tile]) -> Result<Option<PatternDb>, PdbError> {
@@ -458,15 +473,15 @@ impl PdbCache {
         PatternDb::load_as(&path, Some((goal, tiles)), self.loading).map(Some)
     }
 
-    /// Every database file in the cache directory.
-    /// Every entry of the cache directory that is named like a database (`*.pdb`), whatever
+    /// Every entry of the cache directory that is named like a database or a complete table
+    /// (`*.pdb`, `*.table`), whatever
     /// it is (a regular file, a link, a directory, a FIFO), sorted: what `verify` checks.
     pub fn entries(&self) -> Vec<PathBuf> {
         let mut all: Vec<PathBuf> = fs::read_dir(&self.dir)
             .map(|rd| {
                 rd.filter_map(Result::ok)
                     .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
+                    .filter(|p| p.extension().is_some_and(|x| x == "pdb" || x == "table"))
                     .collect()
             })
             .unwrap_or_default();
@@ -498,12 +513,14 @@ impl PdbCache {
         Ok(db)
     }
 
+    /// Every regular file of the cache named like a database or a complete table, sorted:
+    /// what `npuzzle pdb info` lists.
     pub fn files(&self) -> Vec<PathBuf> {
         let mut files: Vec<PathBuf> = fs::read_dir(&self.dir)
             .map(|rd| {
                 rd.filter_map(Result::ok)
                     .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "pdb"))
+                    .filter(|p| p.extension().is_some_and(|x| x == "pdb" || x == "table"))
                     .filter(|p| fs::metadata(p).is_ok_and(|m| m.is_file()))
                     .collect()
             })

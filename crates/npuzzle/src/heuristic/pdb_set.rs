@@ -373,6 +373,23 @@ pub enum PdbEvent {
         /// Peak memory of the largest build.
         peak_bytes: u64,
     },
+    /// The complete table of an 11- or 12-cell board is about to be built: `states` states,
+    /// `bytes` in memory and on disk (twice that while it builds).
+    TablePlan {
+        /// The board size.
+        shape: Shape,
+        /// States in the table.
+        states: u64,
+        /// Bytes of the table.
+        bytes: u64,
+    },
+    /// The complete table was built (and saved, if a cache was given).
+    TableBuilt {
+        /// The board size.
+        shape: Shape,
+        /// Seconds it took.
+        seconds: f64,
+    },
     /// A database built here could not be saved to the cache; it is used from memory.
     NotSaved(std::path::PathBuf, String),
     /// Built (and saved, if a cache was given) in this many seconds.
@@ -430,10 +447,29 @@ impl PdbEvent {
                     ", seconds"
                 }
             ),
-            PdbEvent::NotSaved(path, why) => format!(
-                "warning: cannot save pattern databases ({}: {why}); using them from memory",
-                path.display()
+            PdbEvent::TablePlan {
+                shape,
+                states,
+                bytes,
+            } => format!(
+                "building the complete table of {shape} boards: {states} states, {} on disk, up to {} of memory while building, under a minute on two cores (once; {cached_in})",
+                human_bytes(*bytes),
+                human_bytes(2 * *bytes)
             ),
+            PdbEvent::TableBuilt { shape, seconds } => {
+                format!("built the {shape} table in {seconds:.1} s")
+            }
+            PdbEvent::NotSaved(path, why) => {
+                let shown = path.display().to_string();
+                let why = if why.contains(&shown) {
+                    why.clone()
+                } else {
+                    format!("{shown}: {why}")
+                };
+                format!(
+                    "warning: cannot save to the cache ({why}); using what was built from memory"
+                )
+            }
             PdbEvent::Built(tiles, secs) => format!("built tiles {tiles:?} in {secs:.1} s"),
             PdbEvent::Weaker { using, stronger } => format!(
                 "using the {using} pattern databases; `npuzzle pdb build --partition {stronger}` builds stronger ones (minutes, once)"
@@ -445,9 +481,11 @@ impl PdbEvent {
     }
 }
 
-/// `bytes` for people: megabytes below a gigabyte, else gigabytes.
+/// `bytes` for people: kilobytes below a megabyte, megabytes below a gigabyte, else gigabytes.
 pub fn human_bytes(bytes: u64) -> String {
-    if bytes < 1_000_000_000 {
+    if bytes < 1_000_000 {
+        format!("{:.0} kB", bytes as f64 / 1e3)
+    } else if bytes < 1_000_000_000 {
         format!("{:.0} MB", bytes as f64 / 1e6)
     } else {
         format!("{:.1} GB", bytes as f64 / 1e9)
@@ -516,6 +554,20 @@ impl PdbSet {
         may_build: bool,
         progress: Progress,
         events: &mut dyn FnMut(PdbEvent),
+    ) -> Result<PdbSet, PdbError> {
+        PdbSet::load_or_build_until(goal, partition, cache, may_build, progress, events, None)
+    }
+
+    /// [`PdbSet::load_or_build`], with builds given up ([`PdbError::Stopped`]) once `stop`
+    /// is set.
+    pub fn load_or_build_until(
+        goal: &Board,
+        partition: Partition,
+        cache: Option<&PdbCache>,
+        may_build: bool,
+        progress: Progress,
+        events: &mut dyn FnMut(PdbEvent),
+        stop: Option<&std::sync::atomic::AtomicBool>,
     ) -> Result<PdbSet, PdbError> {
         partition.check(goal.shape())?;
         let n = goal.shape().cells();
@@ -589,7 +641,7 @@ impl PdbSet {
                 continue;
             }
             let started = std::time::Instant::now();
-            let db = PatternDb::build(goal, pattern, progress)?;
+            let db = PatternDb::build_until(goal, pattern, progress, stop)?;
             if let Some(cache) = cache {
                 let path = cache.path_for(goal, pattern);
                 if let Err(e) = db.save(&path) {

@@ -111,6 +111,8 @@ impl Solvers {
     /// order), nothing is emitted for the boards left, and [`Solvers::run`] returns with
     /// [`Summary::interrupted`] and the count of [`Summary::unanswered`] boards read.
     pub fn interrupted_by(mut self, flag: Arc<AtomicBool>) -> Solvers {
+        // A database build the batch waits for is given up too.
+        self.template = self.template.stop_builds(flag.clone());
         self.interrupt = Some(flag);
         self
     }
@@ -181,6 +183,12 @@ impl Solvers {
         }
         let goal = self.goal_for(board.shape());
         board != &goal && crate::parity::is_solvable(board, &goal).unwrap_or(true)
+    }
+
+    /// Whether making the solver for `shape` may take long: it wants pattern databases or a
+    /// cached complete table (loaded in a second, or built for minutes), and is not made yet.
+    pub fn slow_to_prepare(&self, shape: Shape) -> bool {
+        !self.is_prepared(shape) && self.template.wants_provisions(shape)
     }
 
     /// Makes the solver for `shape` (or remembers why it cannot be made), once. It may load or
@@ -745,7 +753,6 @@ struct ChunkRun<'a, S> {
 }
 
 impl<S: Sink> ChunkRun<'_, S> {
-    /// Adds `puzzle`'s reply to `piece`.
     /// Replies for `puzzle` into `piece`; `false` (and no reply) when the batch was
     /// interrupted before its answer was known.
     fn reply(
@@ -800,14 +807,29 @@ impl<S: Sink> ChunkRun<'_, S> {
 
     /// Answers a task of read boards.
     fn puzzles(&self, task: &[Puzzle], searching: &Searching) -> Vec<Part<S::Piece>> {
+        let mut parts = Vec::new();
         let mut piece = self.sink.piece(self.format);
         let mut totals = Summary::default();
         for (i, p) in task.iter().enumerate() {
-            if !self.reply(&mut piece, &mut totals, p, searching) {
-                return vec![Part::Done(piece, totals), Part::Interrupted(task.len() - i)];
+            match &p.board {
+                // Its shape's solver may take long to make: made in order, when every answer
+                // before it is out.
+                Ok(b) if !self.solvers.is_prepared(b.shape()) && self.solvers.needed(b) => {
+                    let done = std::mem::replace(&mut piece, self.sink.piece(self.format));
+                    parts.push(Part::Done(done, std::mem::take(&mut totals)));
+                    parts.push(Part::Later(p.clone()));
+                }
+                _ => {
+                    if !self.reply(&mut piece, &mut totals, p, searching) {
+                        parts.push(Part::Done(piece, totals));
+                        parts.push(Part::Interrupted(task.len() - i));
+                        return parts;
+                    }
+                }
             }
         }
-        vec![Part::Done(piece, totals)]
+        parts.push(Part::Done(piece, totals));
+        parts
     }
 
     /// Answers a task of raw lines: straight from a table where a line is one valid board of
@@ -890,15 +912,26 @@ impl<S: Sink> ChunkRun<'_, S> {
             ),
             chunk => chunk,
         };
-        // Solvers are made here, before the parallel part (a line of another size among raw
-        // lines is left for later by its task).
+        // Solvers are made here, before the parallel part: those made at once, and the first
+        // board's. One that may take long (databases or a table to load or build) for a later
+        // board is made in order, once every answer before that board is out (its boards are
+        // left for later by their tasks, as lines of another size among raw lines are).
         let searches = match &chunk {
             Chunk::Puzzles(puzzles) => {
+                let mut first = true;
                 for p in puzzles {
                     if let Ok(b) = &p.board
                         && self.solvers.needed(b)
                     {
-                        self.solvers.prepare(b.shape());
+                        let slow = self.solvers.slow_to_prepare(b.shape());
+                        if first || !slow {
+                            // Answers of earlier chunks go out before minutes of building.
+                            if slow {
+                                emit.idle().map_err(BatchError::Write)?;
+                            }
+                            self.solvers.prepare(b.shape());
+                        }
+                        first = false;
                     }
                 }
                 puzzles.iter().filter(|p| self.searches(p)).count()
@@ -959,6 +992,10 @@ impl<S: Sink> ChunkRun<'_, S> {
             if let Ok(b) = &p.board
                 && self.solvers.needed(b)
             {
+                if self.solvers.slow_to_prepare(b.shape()) {
+                    // Made in order by `answer`; its boards will need searches, most likely.
+                    return true;
+                }
                 self.solvers.prepare(b.shape());
             }
             self.searches(&p)
@@ -1049,6 +1086,15 @@ impl<S: Sink> ChunkRun<'_, S> {
                         }
                         Part::Later(p) => {
                             if let Ok(b) = &p.board {
+                                // What is written goes out before a solver that may take
+                                // minutes to make.
+                                if self.solvers.slow_to_prepare(b.shape())
+                                    && let Err(e) = emit.idle()
+                                {
+                                    failed = Some(e);
+                                    stop.store(true, Ordering::Relaxed);
+                                    break;
+                                }
                                 self.solvers.prepare(b.shape());
                             }
                             let mut piece = self.sink.piece(self.format);

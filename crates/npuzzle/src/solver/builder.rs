@@ -17,9 +17,13 @@ use crate::heuristic::pdb_set::{Building, Partition, PdbEvent, PdbSet};
 use crate::near::Effort;
 use crate::search::Limits;
 use crate::search::eval::MAX_CELLS;
+use crate::solver::plan::Provided;
 use crate::solver::{Algorithm, Plan, SolveError, Solver, Use};
+use crate::space::SweepEvent;
 use crate::symmetry::Canonical;
+use crate::table::Table;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Receives what provisioning does (loads, builds, build progress), e.g. to draw a progress bar.
 pub type PdbEvents = Arc<dyn Fn(&PdbEvent) + Send + Sync>;
@@ -35,6 +39,8 @@ pub struct PdbSource {
     pub build: Building,
     /// Reports of loads, builds and build progress.
     pub events: Option<PdbEvents>,
+    /// Set to give up a build in progress (after its current layer): a Ctrl-C.
+    pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl std::fmt::Debug for PdbSource {
@@ -57,6 +63,7 @@ impl PdbSource {
             partition: None,
             build: user.building(),
             events: None,
+            stop: None,
         }
     }
 
@@ -64,6 +71,92 @@ impl PdbSource {
         if let Some(events) = &self.events {
             events(&e);
         }
+    }
+
+    /// The complete table of an 11- or 12-cell board toward `goal` (any goal with the same
+    /// blank cell shares one file): loaded from the cache, else built (seconds, with progress
+    /// events) and saved when the policy allows anything to be built. `None` when it is not
+    /// cached and may not be built; a damaged file is reported and rebuilt.
+    pub fn table(&self, goal: &Board) -> Option<Arc<Table>> {
+        let shape = goal.shape();
+        if !Table::supports(shape) || Table::is_quick(shape) {
+            return None;
+        }
+        let path = self.cache.as_ref().map(|c| c.table_path(goal));
+        let cached = |announce: bool| -> Option<Table> {
+            let path = path.as_ref().filter(|p| p.exists())?;
+            match Table::load(path, goal) {
+                Ok(t) => {
+                    self.event(PdbEvent::Loaded(path.clone()));
+                    Some(t)
+                }
+                Err(e) => {
+                    if announce {
+                        self.event(PdbEvent::Rebuilding(path.clone(), e.to_string()));
+                    }
+                    None
+                }
+            }
+        };
+        if let Some(t) = cached(self.build != Building::Never) {
+            return Some(Arc::new(t));
+        }
+        if self.build == Building::Never {
+            self.event(PdbEvent::Unavailable(format!(
+                "the complete table of {shape} boards is not cached"
+            )));
+            return None;
+        }
+        // Another process sharing the cache may be building it: wait, then load its file.
+        let _lock = self.cache.as_ref().and_then(|c| c.lock_build(goal, &[]));
+        if let Some(t) = cached(false) {
+            return Some(Arc::new(t));
+        }
+        let states = crate::space::SpaceIndex::for_goal(goal).map_or(0, |i| i.states());
+        self.event(PdbEvent::TablePlan {
+            shape,
+            states,
+            bytes: Table::bytes_for(shape).unwrap_or(0),
+        });
+        let started = Instant::now();
+        let progress = |e: SweepEvent| {
+            if let SweepEvent::Layer {
+                distance, known, ..
+            } = e
+            {
+                self.event(PdbEvent::Layer {
+                    layer: distance,
+                    filled: known,
+                    total: states,
+                });
+            }
+        };
+        let table = Table::build_with(goal, &progress, self.stop.as_deref()).ok()?;
+        if let Some(path) = &path
+            && let Err(e) = table.save(path)
+        {
+            self.event(PdbEvent::NotSaved(path.clone(), e.to_string()));
+        }
+        self.event(PdbEvent::TableBuilt {
+            shape,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+        Some(Arc::new(table))
+    }
+
+    /// The complete tables a long-running service keeps loaded: those of the 11- and 12-cell
+    /// boards (toward the standard goal) that are cached; nothing is built.
+    pub fn tables_for_service(&self) -> Vec<Arc<Table>> {
+        let source = PdbSource {
+            build: Building::Never,
+            events: None,
+            ..self.clone()
+        };
+        [(4, 3), (3, 4), (6, 2), (2, 6)]
+            .into_iter()
+            .filter_map(|(w, h)| Shape::new(w, h).ok())
+            .filter_map(|shape| source.table(&Board::goal(shape)))
+            .collect()
     }
 
     /// The databases for `goal` (any goal: they are made for its canonical form): the named
@@ -120,13 +213,14 @@ impl PdbSource {
         };
         let mut events = |e: PdbEvent| self.event(e);
         let may_build = self.build.allows(&partition, shape);
-        let set = PdbSet::load_or_build(
+        let set = PdbSet::load_or_build_until(
             canonical,
             partition,
             self.cache.as_ref(),
             may_build,
             &progress,
             &mut events,
+            self.stop.as_deref(),
         )?;
         Ok(Arc::new(set))
     }
@@ -210,6 +304,7 @@ pub struct SolverBuilder {
     limits: Limits,
     source: PdbSource,
     loaded: Vec<Arc<PdbSet>>,
+    tables: Vec<Arc<Table>>,
     fallback: bool,
     single_thread: bool,
     effort: Effort,
@@ -225,6 +320,7 @@ impl SolverBuilder {
             limits: Limits::default(),
             source: PdbSource::default(),
             loaded: Vec::new(),
+            tables: Vec::new(),
             fallback: false,
             single_thread: false,
             effort: Effort::default(),
@@ -261,6 +357,12 @@ impl SolverBuilder {
         self
     }
 
+    /// Gives up building databases (after the current layer) once `flag` is set.
+    pub fn stop_builds(mut self, flag: Arc<std::sync::atomic::AtomicBool>) -> SolverBuilder {
+        self.source.stop = Some(flag);
+        self
+    }
+
     /// Where to load or build databases.
     pub fn pdb_source(mut self, source: PdbSource) -> SolverBuilder {
         self.source = source;
@@ -270,6 +372,13 @@ impl SolverBuilder {
     /// A database set already loaded, used when it serves the goal (before the source).
     pub fn pdb_set(mut self, set: Arc<PdbSet>) -> SolverBuilder {
         self.loaded.push(set);
+        self
+    }
+
+    /// A complete table already loaded, used (renamed for the goal) when it serves the goal:
+    /// same size and blank cell; before the source.
+    pub fn table(mut self, table: Arc<Table>) -> SolverBuilder {
+        self.tables.push(table);
         self
     }
 
@@ -317,10 +426,18 @@ impl SolverBuilder {
         unused
     }
 
+    /// Whether a solver of these settings for boards of `shape` wants pattern databases or a
+    /// cached complete table (see [`Plan::wants_databases`], [`Plan::wants_table`]): making
+    /// it may load or build them.
+    pub fn wants_provisions(&self, shape: Shape) -> bool {
+        Plan::wants_databases(shape, self.algorithm, self.heuristic)
+            || Plan::wants_table(shape, self.algorithm)
+    }
+
     /// The plan for boards of `shape` without pattern databases (what would run for them
     /// before any database is loaded).
     pub fn plan_for(&self, shape: Shape) -> Result<Plan, SolveError> {
-        Plan::decide(shape, self.algorithm, self.heuristic, false)
+        Plan::decide(shape, self.algorithm, self.heuristic, Provided::default())
     }
 
     /// Makes the solver: the [`Plan`] decides method and heuristic, after the databases it
@@ -333,8 +450,24 @@ impl SolverBuilder {
         } else {
             None
         };
-        let plan = Plan::decide(shape, self.algorithm, self.heuristic, set.is_some())?;
-        Solver::assemble(self.goal, self.algorithm, plan, set, self.limits).map(|s| {
+        let table = if Plan::wants_table(shape, self.algorithm) {
+            let given = self.tables.iter().find_map(|t| {
+                if t.goal() == &self.goal {
+                    Some(t.clone())
+                } else {
+                    t.renamed(&self.goal).map(Arc::new)
+                }
+            });
+            given.or_else(|| self.source.table(&self.goal))
+        } else {
+            None
+        };
+        let provided = Provided {
+            databases: set.is_some(),
+            table: table.is_some(),
+        };
+        let plan = Plan::decide(shape, self.algorithm, self.heuristic, provided)?;
+        Solver::assemble(self.goal, self.algorithm, plan, (set, table), self.limits).map(|s| {
             s.with_fallback(self.fallback)
                 .with_single_thread(self.single_thread)
                 .with_effort(self.effort)
@@ -388,6 +521,8 @@ impl SolverBuilder {
         match provided {
             Ok(set) => Ok(set),
             Err(e) if explicit || named.is_some() => Err(e.into()),
+            // Given up for the caller's stop flag: nothing to tell, the caller is stopping.
+            Err(PdbError::Stopped) => Ok(None),
             Err(e) => {
                 self.source.event(PdbEvent::Unavailable(e.to_string()));
                 Ok(None)

@@ -130,6 +130,10 @@ pub enum SolveError {
     /// The chosen method does not handle this board.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The `table` method on an 11- or 12-cell board whose table is neither cached nor
+    /// allowed to be built.
+    #[error("{0}")]
+    NoTable(String),
     /// The search failed (limit, shape mismatch …).
     #[error(transparent)]
     Search(#[from] SearchError),
@@ -191,9 +195,9 @@ pub struct Answer {
 pub enum NotOptimal {
     /// The optimal search hit this limit and the near-optimal solver answered instead.
     Fallback(search::LimitKind),
-    /// The near-optimal solver answered a board small enough for an optimal search over
-    /// pattern databases: `auto` does so when none are available (`npuzzle pdb build --size
-    /// WxH` builds them once), or `near` was asked for.
+    /// The near-optimal solver answered, without pattern databases, a board small enough for
+    /// an optimal search over them: `auto` does so when none are available (`npuzzle pdb
+    /// build --size WxH` builds them once).
     NoDatabases,
     /// Past 32 cells only the near-optimal solver answers.
     TooLarge,
@@ -211,7 +215,14 @@ impl Answer {
         Some(match self.fallback_after {
             Some(kind) => NotOptimal::Fallback(kind),
             None if shape.cells() > MAX_CELLS => NotOptimal::TooLarge,
-            None if self.algorithm == Algorithm::Near => NotOptimal::NoDatabases,
+            // Near-optimal without databases where an optimal search over them would run;
+            // with databases, or on boards too small to want them, `near` was asked for.
+            None if self.algorithm == Algorithm::Near
+                && self.databases.is_none()
+                && shape.cells() >= 16 =>
+            {
+                NotOptimal::NoDatabases
+            }
             None => NotOptimal::Method,
         })
     }
@@ -435,19 +446,20 @@ impl Solver {
     }
 
     /// The solver that carries out `plan` (decided for `asked`) toward `goal`, with `set`
-    /// when the plan searches over pattern databases; builds the complete table when the
-    /// plan looks boards up (milliseconds for 3×3). Only [`SolverBuilder`] calls this.
+    /// when the plan searches over pattern databases and the cached `table` when it looks
+    /// boards up (else it builds the table: milliseconds for 3×3). Only [`SolverBuilder`]
+    /// calls this.
     pub(crate) fn assemble(
         goal: Board,
         asked: Algorithm,
         plan: Plan,
-        set: Option<Arc<PdbSet>>,
+        (set, table): (Option<Arc<PdbSet>>, Option<Arc<Table>>),
         limits: Limits,
     ) -> Result<Solver, SolveError> {
-        let table = if plan.method == Algorithm::Table {
-            Some(Arc::new(Table::build(&goal)?))
-        } else {
-            None
+        let table = match table {
+            Some(t) if plan.method == Algorithm::Table => Some(t),
+            _ if plan.method == Algorithm::Table => Some(Arc::new(Table::build(&goal)?)),
+            _ => None,
         };
         let fits = goal.shape().cells() <= MAX_CELLS
             && matches!(plan.method, Algorithm::IdaStar | Algorithm::Near);

@@ -3,7 +3,9 @@
 //! the Ray workers alike (they all reach it through [`crate::SolverBuilder`]).
 //!
 //! The rule, for the default `auto`:
-//! - a board with a complete table (at most 10 cells: 3×3, 2×5 …) is looked up, optimally;
+//! - a board with a complete table is looked up, optimally: boards of at most 10 cells (3×3,
+//!   2×5 …) always have one, made in memory; 11- and 12-cell boards (4×3, 6×2 …) when it is
+//!   cached or may be built ([`Plan::wants_table`]);
 //! - with pattern databases (wanted for boards of 16 to 32 cells without a table, and always for
 //!   the `pdb` heuristic): IDA* over them, optimally;
 //! - with a heuristic named: IDA* with it, optimally, however long that takes;
@@ -21,6 +23,16 @@ use crate::heuristic::pdb_set::Building;
 use crate::search::eval::MAX_CELLS;
 use crate::solver::{Algorithm, SolveError};
 use crate::table::Table;
+
+/// What the builder could provide for a plan: loaded or built pattern databases, a complete
+/// table of an 11- or 12-cell board.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Provided {
+    /// Pattern databases (those [`Plan::wants_databases`] asked for).
+    pub databases: bool,
+    /// A cached complete table (the one [`Plan::wants_table`] asked for).
+    pub table: bool,
+}
 
 /// What answers the boards of one goal: decided once, by [`Plan::decide`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -49,16 +61,32 @@ impl Plan {
                 && (16..=MAX_CELLS).contains(&shape.cells()))
     }
 
-    /// The plan for boards of `shape` asked for `algorithm` and `heuristic`, given whether
-    /// the pattern databases it wanted ([`Plan::wants_databases`]) were provided. The `pdb`
-    /// heuristic without databases is an error.
+    /// Whether a solver for boards of `shape` asked for `algorithm` wants the complete table
+    /// that is cached (or built once, when the policy allows) rather than made in memory:
+    /// `auto` and `table` on boards of 11 and 12 cells.
+    pub fn wants_table(shape: Shape, algorithm: Algorithm) -> bool {
+        matches!(algorithm, Algorithm::Auto | Algorithm::Table)
+            && Table::supports(shape)
+            && !Table::is_quick(shape)
+    }
+
+    /// The plan for boards of `shape` asked for `algorithm` and `heuristic`, given what was
+    /// `provided` of what it wanted ([`Plan::wants_databases`], [`Plan::wants_table`]). The
+    /// `pdb` heuristic without databases, and the `table` method on an 11- or 12-cell board
+    /// without its table, are errors.
     pub fn decide(
         shape: Shape,
         algorithm: Algorithm,
         heuristic: Option<HeuristicKind>,
-        have_databases: bool,
+        provided: Provided,
     ) -> Result<Plan, SolveError> {
-        let databases = have_databases && Plan::wants_databases(shape, algorithm, heuristic);
+        let databases = provided.databases && Plan::wants_databases(shape, algorithm, heuristic);
+        let table = Table::is_quick(shape) || (Table::supports(shape) && provided.table);
+        if algorithm == Algorithm::Table && Table::supports(shape) && !table {
+            return Err(SolveError::NoTable(format!(
+                "no complete table for {shape} boards is cached here, and none may be built (`npuzzle pdb build --size {shape}` builds it once, in seconds)"
+            )));
+        }
         if heuristic == Some(HeuristicKind::Pdb) && !databases {
             let why = if shape.cells() > MAX_CELLS {
                 format!("they exist for boards of at most {MAX_CELLS} cells")
@@ -75,7 +103,7 @@ impl Plan {
             heuristic.unwrap_or(HeuristicKind::LinearConflict)
         };
         let method = match algorithm {
-            Algorithm::Auto if Table::supports(shape) => Algorithm::Table,
+            Algorithm::Auto if table => Algorithm::Table,
             Algorithm::Auto if databases || heuristic.is_some() || shape.cells() <= 16 => {
                 Algorithm::IdaStar
             }
@@ -160,8 +188,13 @@ mod tests {
             ((3, 3), Auto, None, false, Table, None, false),
             ((2, 5), Auto, None, false, Table, None, false),
             ((3, 3), Auto, Some(Manhattan), false, Table, None, false),
+            // 11 and 12 cells: the cached table (the rows below without it)
+            ((4, 3), Auto, None, false, Table, None, false),
+            ((6, 2), Auto, Some(Manhattan), false, Table, None, false),
+            ((2, 6), Table, None, false, Table, None, false),
+            ((4, 3), IdaStar, None, false, IdaStar, Some(LinearConflict), false),
             // auto without tables up to 16 cells: IDA* with linear conflict or the named one
-            ((3, 4), Auto, None, false, IdaStar, Some(LinearConflict), false),
+            ((3, 5), Auto, None, false, IdaStar, Some(LinearConflict), false),
             ((3, 5), Auto, Some(Manhattan), false, IdaStar, Some(Manhattan), false),
             // 16 to 32 cells: databases when provided, else near-optimal ...
             ((4, 4), Auto, None, true, IdaStar, Some(Pdb), true),
@@ -195,7 +228,11 @@ mod tests {
             ((3, 3), IdaStar, None, true, IdaStar, Some(LinearConflict), false),
         ];
         for &((w, h), asked, heuristic, have, method, searching, databases) in cases {
-            let plan = Plan::decide(shape(w, h), asked, heuristic, have).unwrap();
+            let provided = Provided {
+                databases: have,
+                table: true,
+            };
+            let plan = Plan::decide(shape(w, h), asked, heuristic, provided).unwrap();
             assert_eq!(
                 plan,
                 Plan {
@@ -227,10 +264,32 @@ mod tests {
 
     #[test]
     fn the_pdb_heuristic_needs_databases() {
-        let e = Plan::decide(shape(4, 4), IdaStar, Some(Pdb), false).unwrap_err();
+        let none = Provided::default();
+        let e = Plan::decide(shape(4, 4), IdaStar, Some(Pdb), none).unwrap_err();
         assert!(e.to_string().contains("none are loaded"), "{e}");
-        let e = Plan::decide(shape(10, 10), Auto, Some(Pdb), false).unwrap_err();
+        let e = Plan::decide(shape(10, 10), Auto, Some(Pdb), none).unwrap_err();
         assert!(e.to_string().contains("at most 32 cells"), "{e}");
+    }
+
+    /// Without their cached table, 12-cell boards search (auto) or are refused (table).
+    #[test]
+    fn twelve_cells_without_their_table() {
+        let none = Provided::default();
+        let plan = Plan::decide(shape(4, 3), Auto, None, none).unwrap();
+        assert_eq!(
+            (plan.method, plan.heuristic),
+            (IdaStar, Some(LinearConflict))
+        );
+        let e = Plan::decide(shape(6, 2), Table, None, none).unwrap_err();
+        assert!(e.to_string().contains("pdb build --size 6x2"), "{e}");
+        assert_eq!(
+            Plan::decide(shape(3, 3), Auto, None, none).unwrap().method,
+            Table
+        );
+        assert!(Plan::wants_table(shape(3, 4), Auto));
+        assert!(!Plan::wants_table(shape(3, 3), Auto));
+        assert!(!Plan::wants_table(shape(4, 3), IdaStar));
+        assert!(!Plan::wants_table(shape(4, 4), Auto));
     }
 
     #[test]

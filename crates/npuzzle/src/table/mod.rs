@@ -1,24 +1,39 @@
-//! Complete tables: one reverse breadth-first search from a goal over every reachable state of a
-//! small board (3×3, 2×3, 2×4, 2×5 …), so any board is answered optimally without searching.
+//! Complete tables: every reachable state of a small board with its distance to one goal, so
+//! any board is answered optimally without searching.
 //!
-//! The table is indexed by the Cantor rank of the board's permutation (blank included). Each
-//! entry is one byte: the distance to the goal in the high six bits and the first move of an
-//! optimal solution in the low two, or `UNREACHABLE`. When every distance is at most 32 (true
-//! for 3×3, whose maximum is 31) the search also stores, per rank, the whole optimal move
-//! sequence packed two bits per move in a `u64`; answering a board is then one rank and one load,
-//! with no walk and no allocation. States are packed four bits per cell during the build, so
-//! the 181,440-state 3×3 search takes milliseconds.
+//! Two layouts, one [`Table`]:
+//! - **Boards of up to 10 cells** (3×3, 2×5 …): a reverse breadth-first search in this module,
+//!   one byte per Cantor rank of the board's permutation (blank included): the distance in
+//!   the high six bits and the first move of an optimal solution in the low two, or
+//!   `UNREACHABLE`. When every distance is at most 32 (3×3, whose maximum is 31) the search
+//!   also stores, per rank, the whole optimal move sequence packed two bits per move in a
+//!   `u64`; answering a board is then one rank and one load, with no walk and no allocation.
+//!   States are packed four bits per cell during the build, so 3×3 takes milliseconds.
+//! - **11 and 12 cells** (3×4, 4×3, 2×6, 6×2: 239,500,800 states): two bits a state, the
+//!   distance modulo 3 ([`packed`]), built in seconds by the two-bit search of
+//!   [`crate::space`] and cached on disk beside the pattern databases; answers walk down to
+//!   the goal, a few microseconds each.
 
 use crate::board::{Board, Move, Shape, Tile};
+use crate::heuristic::pdb::PdbError;
 use crate::rank::{factorial, rank};
 use crate::solution::Solution;
+use crate::space::SweepEvent;
+use packed::Packed;
+use std::path::Path;
 use thiserror::Error;
+
+pub(crate) mod packed;
 
 /// Entry value for a state the goal cannot reach (the other parity class).
 pub(crate) const UNREACHABLE: u8 = 0xFF;
 
-/// Boards with more cells than this get no complete table (11! bytes is already 40 MB).
-pub const MAX_TABLE_CELLS: usize = 10;
+/// Boards with more cells than this get no complete table (12 cells: 239,500,800 states).
+pub const MAX_TABLE_CELLS: usize = 12;
+
+/// Boards of at most this many cells get a byte per permutation rank, built in a second at
+/// most (10 cells: 3.6 M bytes); larger ones the two-bit layout, cached on disk.
+pub const MAX_RANKED_CELLS: usize = 10;
 
 /// Why a table could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -31,16 +46,38 @@ pub enum TableError {
         /// The board's shape.
         shape: Shape,
     },
+    /// The build was stopped by the caller's flag.
+    #[error("stopped before the table was built")]
+    Stopped,
+    /// The table holds no byte per permutation rank (boards of 11 and 12 cells).
+    #[error(
+        "the {shape} table is kept two bits a state, not a byte per permutation rank (only boards of at most {MAX_RANKED_CELLS} cells have one)"
+    )]
+    NotRanked {
+        /// The board's shape.
+        shape: Shape,
+    },
 }
 
-/// Distances and optimal first moves for every state of a small board, toward one goal.
+/// Distances and optimal moves for every state of a small board, toward one goal.
 #[derive(Clone, Debug)]
 pub struct Table {
     goal: Board,
-    entries: Vec<u8>,
-    paths: Option<Vec<u64>>,
+    store: Store,
     max_distance: u8,
     reachable: u64,
+}
+
+/// How a table holds its entries (see the module documentation).
+#[derive(Clone, Debug)]
+enum Store {
+    /// A byte per Cantor rank, and the whole paths when they fit.
+    Ranked {
+        entries: Vec<u8>,
+        paths: Option<Vec<u64>>,
+    },
+    /// Two bits a reachable state.
+    Packed(Box<Packed>),
 }
 
 /// Packs up to 16 cells, four bits each, cell 0 in the low bits.
@@ -81,12 +118,42 @@ impl Table {
         shape.cells() <= MAX_TABLE_CELLS
     }
 
-    /// Runs the reverse BFS from `goal` over every reachable state.
+    /// Whether the table of this shape is made in a second at most, in memory (at most
+    /// [`MAX_RANKED_CELLS`] cells); larger ones take seconds and are cached.
+    pub fn is_quick(shape: Shape) -> bool {
+        shape.cells() <= MAX_RANKED_CELLS
+    }
+
+    /// Bytes the table of `shape` keeps (on disk too, for cached ones), when it can have one.
+    pub fn bytes_for(shape: Shape) -> Option<u64> {
+        if Table::is_quick(shape) {
+            Some(factorial(shape.cells()))
+        } else {
+            crate::space::explore_memory(shape).filter(|_| Table::supports(shape))
+        }
+    }
+
+    /// Runs the reverse breadth-first search from `goal` over every reachable state.
     pub fn build(goal: &Board) -> Result<Table, TableError> {
+        Table::build_with(goal, &|_| {}, None)
+    }
+
+    /// [`Table::build`], telling `progress` of each layer and of the scan (tables of 11 and
+    /// 12 cells, which take seconds; from worker threads), and given up with
+    /// [`TableError::Stopped`] once `stop` is set.
+    pub fn build_with(
+        goal: &Board,
+        progress: &(dyn Fn(SweepEvent) + Sync),
+        stop: Option<&std::sync::atomic::AtomicBool>,
+    ) -> Result<Table, TableError> {
         let shape = goal.shape();
         let n = shape.cells();
         if !Table::supports(shape) {
             return Err(TableError::TooLarge { shape });
+        }
+        if !Table::is_quick(shape) {
+            let packed = Packed::build(goal, progress, stop).ok_or(TableError::Stopped)?;
+            return Ok(Table::of_packed(goal, packed));
         }
         let total = factorial(n) as usize;
         let mut entries = vec![UNREACHABLE; total];
@@ -142,11 +209,69 @@ impl Table {
         }
         Ok(Table {
             goal: goal.clone(),
-            entries,
-            paths: keep_paths.then_some(paths),
+            store: Store::Ranked {
+                entries,
+                paths: keep_paths.then_some(paths),
+            },
             max_distance,
             reachable: queue.len() as u64,
         })
+    }
+
+    fn of_packed(goal: &Board, packed: Packed) -> Table {
+        Table {
+            goal: goal.clone(),
+            max_distance: packed.histogram().len().saturating_sub(1) as u8,
+            reachable: packed.histogram().iter().sum(),
+            store: Store::Packed(Box::new(packed)),
+        }
+    }
+
+    /// Loads the cached table at `path` for `goal` (any goal whose blank is where the file's
+    /// is), checking it as every load does: header, checksum, the entries' meaning. Only
+    /// tables of 11 and 12 cells are kept in files.
+    pub fn load(path: &Path, goal: &Board) -> Result<Table, PdbError> {
+        Packed::load(path, Some(goal)).map(|p| Table::of_packed(goal, p))
+    }
+
+    /// This table answering toward `goal` instead, sharing the entries, when `goal` has the
+    /// same size and blank cell (any tile names): how one cached 12-cell table serves every
+    /// goal with its blank where the table's is. `None` otherwise, and for tables of at most
+    /// 10 cells (rebuilt in a second).
+    pub fn renamed(&self, goal: &Board) -> Option<Table> {
+        match &self.store {
+            Store::Packed(p) => p.renamed(goal).map(|p| Table::of_packed(goal, p)),
+            Store::Ranked { .. } => None,
+        }
+    }
+
+    /// Checks the table file at `path` exactly as loading it would, for whatever goal it
+    /// names; the table toward that goal (tiles in order).
+    pub fn verify(path: &Path) -> Result<Table, PdbError> {
+        let packed = Packed::load(path, None)?;
+        Ok(Table::of_packed(&packed.goal(), packed))
+    }
+
+    /// Writes the table to `path` (11 and 12 cells; smaller ones are rebuilt in a second
+    /// and never saved).
+    pub fn save(&self, path: &Path) -> Result<(), PdbError> {
+        match &self.store {
+            Store::Packed(p) => p.save(path),
+            Store::Ranked { .. } => Err(PdbError::Unsupported(format!(
+                "the {} table is rebuilt in memory, never saved",
+                self.shape()
+            ))),
+        }
+    }
+
+    /// Bytes the entries take in memory.
+    pub fn bytes(&self) -> u64 {
+        match &self.store {
+            Store::Packed(p) => p.bytes(),
+            Store::Ranked { entries, paths } => {
+                entries.len() as u64 + paths.as_ref().map_or(0, |p| p.len() as u64 * 8)
+            }
+        }
     }
 
     /// The goal the table leads to.
@@ -171,9 +296,15 @@ impl Table {
 
     /// Every distance, indexed by the Cantor rank of the board's cells (see
     /// [`crate::rank::rank`]; the blank counts as tile 0), `UNREACHABLE` for the states of the
-    /// other parity: the whole table as data, e.g. for training a learned heuristic.
-    pub fn distances(&self) -> Vec<u8> {
-        self.entries
+    /// other parity: the whole table as data, e.g. for training a learned heuristic. Only
+    /// tables of at most [`MAX_RANKED_CELLS`] cells hold one.
+    pub fn distances(&self) -> Result<Vec<u8>, TableError> {
+        let Store::Ranked { entries, .. } = &self.store else {
+            return Err(TableError::NotRanked {
+                shape: self.shape(),
+            });
+        };
+        Ok(entries
             .iter()
             .map(|&e| {
                 if e == UNREACHABLE {
@@ -182,13 +313,17 @@ impl Table {
                     e >> 2
                 }
             })
-            .collect()
+            .collect())
     }
 
     /// `histogram()[d]` = number of states at distance `d`.
     pub fn histogram(&self) -> Vec<u64> {
+        let entries = match &self.store {
+            Store::Packed(p) => return p.histogram().to_vec(),
+            Store::Ranked { entries, .. } => entries,
+        };
         let mut h = vec![0u64; self.max_distance as usize + 1];
-        for &e in &self.entries {
+        for &e in entries {
             if e != UNREACHABLE {
                 h[(e >> 2) as usize] += 1;
             }
@@ -197,7 +332,7 @@ impl Table {
     }
 
     #[inline]
-    fn rank_of(&self, cells: &[Tile]) -> usize {
+    fn rank_of(cells: &[Tile]) -> usize {
         let mut p = [0u8; MAX_TABLE_CELLS];
         for (slot, &t) in p.iter_mut().zip(cells) {
             *slot = t as u8;
@@ -212,9 +347,17 @@ impl Table {
         if board.shape() != self.shape() {
             return None;
         }
-        match self.entries[self.rank_of(board.cells())] {
-            UNREACHABLE => None,
-            e => Some(e >> 2),
+        self.distance_of_cells(board.cells())
+    }
+
+    #[inline]
+    fn distance_of_cells(&self, cells: &[Tile]) -> Option<u8> {
+        match &self.store {
+            Store::Ranked { entries, .. } => match entries[Table::rank_of(cells)] {
+                UNREACHABLE => None,
+                e => Some(e >> 2),
+            },
+            Store::Packed(p) => p.walk(cells, |_| {}).map(|d| d as u8),
         }
     }
 
@@ -223,11 +366,9 @@ impl Table {
     /// valid board of the table's shape.
     #[inline]
     pub fn distance_of_line(&self, line: &[u8]) -> Option<i32> {
-        let r = self.rank_line(line)?;
-        Some(match self.entries[r] {
-            UNREACHABLE => -1,
-            e => i32::from(e >> 2),
-        })
+        let cells = self.parse_line(line)?;
+        let n = self.shape().cells();
+        Some(self.distance_of_cells(&cells[..n]).map_or(-1, i32::from))
     }
 
     /// An optimal solution from `board`, or `None` when it cannot reach the goal.
@@ -248,27 +389,36 @@ impl Table {
     /// [`Table::write_letters`] for the cells of a valid board of the table's shape.
     #[inline]
     fn letters_of(&self, cells: &[Tile], out: &mut Vec<u8>) -> bool {
-        match &self.paths {
-            Some(paths) => {
-                let w = paths[self.rank_of(cells)];
+        match &self.store {
+            Store::Ranked {
+                paths: Some(paths), ..
+            } => {
+                let w = paths[Table::rank_of(cells)];
                 w != 0 && {
                     let (letters, len) = path_letters(w);
                     out.extend_from_slice(&letters[..len]);
                     true
                 }
             }
-            None => self
-                .moves_of(cells, |m| out.push(b"udlr"[m.index()]))
-                .is_some(),
+            _ => {
+                let mark = out.len();
+                let found = self
+                    .moves_of(cells, |m| out.push(b"udlr"[m.index()]))
+                    .is_some();
+                if !found {
+                    out.truncate(mark);
+                }
+                found
+            }
         }
     }
 
-    /// The rank of the board one input line holds, when the line is exactly one valid board
+    /// The cells of the board one input line holds, when the line is exactly one valid board
     /// of the table's shape (tiles as decimal numbers, `x`, `X` or `0` for the blank, any ASCII
     /// whitespace between); `None` for any other line (another tile count, a bad or repeated
     /// token). No allocation, no intermediate [`Board`].
     #[inline]
-    fn rank_line(&self, line: &[u8]) -> Option<usize> {
+    fn parse_line(&self, line: &[u8]) -> Option<[Tile; MAX_TABLE_CELLS]> {
         let n = self.shape().cells();
         let mut cells = [0 as Tile; MAX_TABLE_CELLS];
         let (mut count, mut seen, mut i) = (0usize, 0u32, 0usize);
@@ -305,7 +455,7 @@ impl Table {
             cells[count] = v as Tile;
             count += 1;
         }
-        (count == n).then(|| self.rank_of(&cells[..n]))
+        (count == n).then_some(cells)
     }
 
     /// Answers one input line that holds exactly one board of the table's shape (see
@@ -319,44 +469,39 @@ impl Table {
 
     /// Answers a run of input lines in order, as [`Table::answer_line`] would, stopping at the
     /// first line that is not one valid board of the table's shape; returns how many were
-    /// answered. This is the hot path of one-board-per-line input: lines are taken in groups
-    /// whose table reads are issued together, so that their cache misses overlap.
+    /// answered. This is the hot path of one-board-per-line input: with whole paths stored
+    /// (3×3), lines are taken in groups whose table reads are issued together, so that their
+    /// cache misses overlap.
     pub fn answer_lines(&self, lines: &[&[u8]], out: &mut Vec<u8>) -> usize {
         const GROUP: usize = 16;
         let n = self.shape().cells();
         let mut done = 0;
         for group in lines.chunks(GROUP) {
-            let mut ranks = [0usize; GROUP];
+            let mut boards = [[0 as Tile; MAX_TABLE_CELLS]; GROUP];
             let mut k = 0;
             for line in group {
-                match self.rank_line(line) {
-                    Some(r) => {
-                        ranks[k] = r;
+                match self.parse_line(line) {
+                    Some(cells) => {
+                        boards[k] = cells;
                         k += 1;
                     }
                     None => break,
                 }
             }
-            if let Some(paths) = &self.paths {
+            if let Store::Ranked {
+                paths: Some(paths), ..
+            } = &self.store
+            {
                 let mut words = [0u64; GROUP];
                 for j in 0..k {
-                    words[j] = paths[ranks[j]];
+                    words[j] = paths[Table::rank_of(&boards[j][..n])];
                 }
                 for &w in &words[..k] {
                     write_path(w, out);
                 }
             } else {
-                for &r in &ranks[..k] {
-                    let mut cells = [0u8; MAX_TABLE_CELLS];
-                    crate::rank::unrank(r as u64, &mut cells[..n]);
-                    let mut tiles = [0 as Tile; MAX_TABLE_CELLS];
-                    for (t, &c) in tiles.iter_mut().zip(&cells[..n]) {
-                        *t = c as Tile;
-                    }
-                    if self
-                        .moves_of(&tiles[..n], |m| out.push(b"udlr"[m.index()]))
-                        .is_none()
-                    {
+                for cells in &boards[..k] {
+                    if !self.letters_of(&cells[..n], out) {
                         out.extend_from_slice(b"unsolvable");
                     }
                     out.push(b'\n');
@@ -382,13 +527,17 @@ impl Table {
     /// [`Table::for_each_move`] for the cells of a valid board of the table's shape.
     #[inline]
     fn moves_of(&self, cells: &[Tile], mut f: impl FnMut(Move)) -> Option<usize> {
-        let r = self.rank_of(cells);
-        let e = self.entries[r];
+        let (entries, paths) = match &self.store {
+            Store::Packed(p) => return p.walk(cells, f),
+            Store::Ranked { entries, paths } => (entries, paths),
+        };
+        let r = Table::rank_of(cells);
+        let e = entries[r];
         if e == UNREACHABLE {
             return None;
         }
         let len = (e >> 2) as usize;
-        if let Some(paths) = &self.paths {
+        if let Some(paths) = paths {
             let mut p = paths[r];
             for _ in 0..len {
                 f(Move::from_index(p as usize));
@@ -401,7 +550,7 @@ impl Table {
                 let m = Move::from_index(e as usize);
                 f(m);
                 b.apply(m);
-                e = self.entries[self.rank_of(b.cells())];
+                e = entries[Table::rank_of(b.cells())];
             }
         }
         Some(len)
@@ -528,7 +677,7 @@ mod tests {
         // 2x5 has distances beyond 32, so it answers by walking the first-move bytes.
         let shape = Shape::new(5, 2).unwrap();
         let t = Table::build(&Board::goal(shape)).unwrap();
-        assert!(t.paths.is_none());
+        assert!(matches!(t.store, Store::Ranked { paths: None, .. }));
         assert_eq!(t.reachable_states(), 1_814_400);
         let mut b = Board::goal(shape);
         for m in [
