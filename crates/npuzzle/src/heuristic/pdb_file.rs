@@ -110,26 +110,40 @@ fn encode_header(db: &PatternDb, checksum: u32) -> [u8; HEADER_LEN] {
     h
 }
 
-/// Reads and validates a header (not the entries).
-pub fn read_header(path: &Path, bytes: &[u8]) -> Result<PdbHeader, PdbError> {
+/// The 64-byte header of a cache file (a database or a complete table), after checking what
+/// every such header shares: its length, `magic` (naming `what` the file should be), the
+/// format `version` (bytes 8..12) and the header's own CRC-32 (bytes 60..64, over 0..60).
+pub(crate) fn checked_frame<'a>(
+    path: &Path,
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    what: &str,
+    version: u32,
+) -> Result<&'a [u8], PdbError> {
     if bytes.len() < HEADER_LEN {
         return Err(corrupt(path, "shorter than a header: truncated"));
     }
     let h = &bytes[..HEADER_LEN];
-    if &h[..8] != MAGIC {
-        return Err(corrupt(path, "not an npuzzle pattern database (bad magic)"));
+    if &h[..8] != magic {
+        return Err(corrupt(path, format!("not an npuzzle {what} (bad magic)")));
     }
-    let version = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
-    if version != FORMAT_VERSION {
+    let found = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
+    if found != version {
         return Err(corrupt(
             path,
-            format!("format version {version}, this build reads {FORMAT_VERSION}"),
+            format!("format version {found}, this build reads {version}"),
         ));
     }
     let header_crc = u32::from_le_bytes([h[60], h[61], h[62], h[63]]);
     if crc32fast::hash(&h[..60]) != header_crc {
         return Err(corrupt(path, "header checksum mismatch"));
     }
+    Ok(h)
+}
+
+/// Reads and validates a header (not the entries).
+pub fn read_header(path: &Path, bytes: &[u8]) -> Result<PdbHeader, PdbError> {
+    let h = checked_frame(path, bytes, MAGIC, "pattern database", FORMAT_VERSION)?;
     let shape =
         Shape::new(h[12] as usize, h[13] as usize).map_err(|e| corrupt(path, e.to_string()))?;
     let k = h[14] as usize;

@@ -15,7 +15,7 @@
 
 use crate::board::{BLANK, Board, Move, Shape, Tile};
 use crate::heuristic::pdb::PdbError;
-use crate::heuristic::pdb_file::{checksum, corrupt, io_err, write_whole};
+use crate::heuristic::pdb_file::{checked_frame, checksum, corrupt, io_err, write_whole};
 use crate::space::index::{MAX_SPACE_CELLS, SpaceIndex, Spelled};
 use crate::space::sweep::{Sweep, SweepEvent, TwoBits};
 use std::path::Path;
@@ -153,24 +153,7 @@ impl Packed {
             return Err(corrupt(path, "not a regular file"));
         }
         let bytes = std::fs::read(path).map_err(|e| io_err(path, e))?;
-        if bytes.len() < HEADER_LEN {
-            return Err(corrupt(path, "shorter than a header: truncated"));
-        }
-        let h = &bytes[..HEADER_LEN];
-        if &h[..8] != MAGIC {
-            return Err(corrupt(path, "not an npuzzle complete table (bad magic)"));
-        }
-        let version = u32::from_le_bytes([h[8], h[9], h[10], h[11]]);
-        if version != VERSION {
-            return Err(corrupt(
-                path,
-                format!("format version {version}, this build reads {VERSION}"),
-            ));
-        }
-        let header_crc = u32::from_le_bytes([h[60], h[61], h[62], h[63]]);
-        if crc32fast::hash(&h[..60]) != header_crc {
-            return Err(corrupt(path, "header checksum mismatch"));
-        }
+        let h = checked_frame(path, &bytes, MAGIC, "complete table", VERSION)?;
         let shape =
             Shape::new(h[12] as usize, h[13] as usize).map_err(|e| corrupt(path, e.to_string()))?;
         let index = SpaceIndex::new(shape, h[14] as usize)
