@@ -186,8 +186,9 @@ fn svg_histogram(r: &Report) -> String {
         let x = left + d as f64 * slot;
         let y = top + plot_h - bh;
         s += &format!(
-            "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{:.2}\" height=\"{bh:.2}\" fill=\"#3b6ea8\"><title>distance {d}: {c} states</title></rect>\n",
-            (slot * 0.85).max(0.5)
+            "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{:.2}\" height=\"{bh:.2}\" fill=\"#3b6ea8\"><title>distance {d}: {c} state{}</title></rect>\n",
+            (slot * 0.85).max(0.5),
+            if c == 1 { "" } else { "s" }
         );
     }
     let axis_y = top + plot_h;
