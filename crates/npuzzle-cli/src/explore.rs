@@ -24,9 +24,9 @@ pub struct ExploreArgs {
     /// The goal (default: tiles in order, blank last); distances are counted toward it.
     #[arg(long, value_name = "BOARD")]
     pub goal: Option<String>,
-    /// Most memory the search may take, in MB (default: three quarters of what is available).
+    /// Most memory the search may take, in MiB (default: three quarters of what is available).
     /// The search needs two bits a state and is refused up front when that does not fit.
-    #[arg(long, value_name = "MB")]
+    #[arg(long, value_name = "MiB")]
     pub max_memory: Option<u64>,
     /// `text`: each distance's count as it is found, then the summary; `json`: the whole report.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
@@ -115,7 +115,7 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
         }
     };
     let options = ExploreOptions {
-        max_memory: args.max_memory.map(|mb| mb.saturating_mul(1_000_000)),
+        max_memory: args.max_memory.map(|mib| mib.saturating_mul(1 << 20)),
         sample: Some(args.antipodes),
         stop: Some(signals.flag.clone()),
         progress: Some(Arc::new(progress)),
@@ -129,6 +129,10 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
         Err(ExploreError::Stopped) => {
             eprintln!("npuzzle: interrupted: the search was stopped before it finished");
             return Ok(signals.exit_code());
+        }
+        Err(e @ ExploreError::NotEnoughMemory { .. }) => {
+            eprintln!("npuzzle: error: {e}; raise --max-memory (MiB) if this machine has it");
+            return Ok(ExitCode::from(2));
         }
         Err(e) => {
             eprintln!("npuzzle: error: {e}");
@@ -152,7 +156,7 @@ fn print_summary(r: &Report) {
     println!("diameter: {}", r.diameter);
     println!("antipodes: {}", r.antipodes);
     let listed = r.antipode_sample.len() as u64;
-    if listed < r.antipodes {
+    if listed > 0 && listed < r.antipodes {
         println!("  the first {listed} by index:");
     }
     for a in &r.antipode_sample {

@@ -130,7 +130,7 @@ fn read_header_only(path: &std::path::Path) -> Result<Vec<u8>, npuzzle::heuristi
 }
 
 /// `npuzzle pdb build` for a board of at most 12 cells without a partition named: its
-/// complete table (11 and 12 cells; smaller ones are made in memory in a second and never
+/// complete table (12 cells; smaller ones are made in memory in a second and never
 /// cached).
 fn build_table(goal: &Board, force: bool, pdb_dir: Option<PathBuf>) -> Result<ExitCode> {
     let shape = goal.shape();
@@ -179,7 +179,7 @@ pub struct PdbArgs {
 #[derive(Subcommand, Debug)]
 pub enum PdbAction {
     /// Build (or rebuild) and cache the databases of a partition, or the complete table of an
-    /// 11- or 12-cell board (4x3, 3x4, 6x2, 2x6).
+    /// 12-cell board (4x3, 3x4, 6x2, 2x6).
     Build {
         /// Partition: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 (5x5), blocks-K (any board) or tile
         /// lists separated by `/` (default: the board's default, 6-6-3 on 4x4).
@@ -320,7 +320,12 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             for path in files {
                 let is_table = path.extension().is_some_and(|x| x == "table");
                 let result = if is_table {
-                    Table::verify(&path).map(|t| {
+                    let table = if verify {
+                        Table::verify(&path)
+                    } else {
+                        Table::inspect(&path)
+                    };
+                    table.map(|t| {
                         format!(
                             "{}{} complete table toward [{}], {} states, diameter {}, {}",
                             if verify { "ok: " } else { "" },
@@ -364,7 +369,7 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             }
             if damaged > 0 {
                 eprintln!(
-                    "npuzzle: {damaged} damaged database file(s); `npuzzle pdb build` rebuilds them"
+                    "npuzzle: {damaged} damaged file(s); `npuzzle pdb build --size WxH --force` (with --partition for databases) rebuilds one, and `npuzzle solve` rebuilds what it needs"
                 );
                 return Ok(ExitCode::from(1));
             }

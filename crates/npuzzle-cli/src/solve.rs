@@ -101,11 +101,12 @@ impl LimitArgs {
 /// Solving methods on the command line.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
 pub enum AlgorithmArg {
-    /// Fastest optimal method for the size: table (≤ 10 cells), IDA* with linear conflict
-    /// (11 to 15 cells), IDA* over pattern databases (16 to 32 cells, built on first use);
+    /// Fastest optimal method for the size: table (≤ 12 cells; 12-cell ones built once and
+    /// cached), IDA* with linear conflict (13 to 15 cells), IDA* over pattern databases (16
+    /// to 32 cells, built on first use);
     /// beyond, the near-optimal solver (not optimal).
     Auto,
-    /// Complete reverse-BFS table (boards of at most 10 cells).
+    /// Complete breadth-first table (boards of at most 12 cells).
     Table,
     /// Forward breadth-first search (optimal; stores every state).
     Bfs,

@@ -1101,7 +1101,8 @@ fn an_interrupt_during_a_database_build_stops_it() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("interrupted-build");
     let _ = std::fs::remove_dir_all(&dir);
     let five = stdout(&npuzzle(&["scramble", "--size", "5x5", "--seed", "2"], ""));
-    let input = format!("2 3 4 1 5 x 7 6 8\n{five}");
+    // A board after it, which must get no line (nor take the 5x5 board's place).
+    let input = format!("2 3 4 1 5 x 7 6 8\n{five}1 2 3 4 5 6 7 x 8\n");
     let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("interrupted-build.txt");
     std::fs::write(&path, &input).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
@@ -1124,12 +1125,15 @@ fn an_interrupt_during_a_database_build_stops_it() {
     let asked = std::time::Instant::now();
     // SAFETY: signalling our own child process.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
     let done = child.wait_with_output().unwrap();
     let err = String::from_utf8(done.stderr).unwrap();
     assert!(asked.elapsed().as_secs() < 30, "{err}");
     assert_eq!(done.status.code(), Some(130), "{err}");
+    assert_eq!(rest, "", "nothing after the first answer: {err}");
     assert!(
-        err.contains("1 board(s) read were left unanswered"),
+        err.contains("1 answer(s) written; 2 board(s) read were left unanswered"),
         "{err}"
     );
     assert!(!err.contains("solving without them"), "{err}");

@@ -1288,7 +1288,7 @@ fn explore<'py>(
     let max_memory: Option<u64> = max_memory_mb
         .map(|m| whole::<u64>("max_memory_mb", m, 1))
         .transpose()?
-        .map(|mb| mb.saturating_mul(1_000_000));
+        .map(|mib| mib.saturating_mul(1 << 20));
     let shape = shape_of(size)?;
     let g = match goal {
         Some(g) => board_of(g, Some(shape))?,

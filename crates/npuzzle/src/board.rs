@@ -120,9 +120,20 @@ fn not_square(found: usize) -> String {
             if found == 1 { "" } else { "s" }
         )
     } else {
-        format!(
-            "{found} tiles do not make a square board (give the size: width and height, e.g. 3x2)"
-        )
+        let shapes: Vec<String> = (2..=found / 2)
+            .filter(|w| found.is_multiple_of(*w) && found / w >= 2)
+            .map(|w| format!("{w}x{}", found / w))
+            .collect();
+        match shapes.as_slice() {
+            [] => format!(
+                "{found} tiles make no board: no board of at least two rows and two columns has {found} cells"
+            ),
+            [only] => format!("{found} tiles do not make a square board (give the size: {only})"),
+            [rest @ .., last] => format!(
+                "{found} tiles do not make a square board (give the size: {} or {last})",
+                rest.join(", ")
+            ),
+        }
     }
 }
 

@@ -372,7 +372,7 @@ def explore(
     distance), ``diameter``, ``antipodes`` (their count), ``antipode_sample`` (judge lines),
     ``mean_distance``, ``states``, ``seconds``, ``memory_bytes``, ``threads``. ``"4x3"`` takes
     seconds and 60 MB; ``"7x2"`` about an hour and 10.9 GB. Raises ``ValueError``, before
-    allocating anything, when the search needs more than ``max_memory_mb`` (default: three
+    allocating anything, when the search needs more than ``max_memory_mb`` MiB (default: three
     quarters of the memory available)."""
     return _explore(size, goal=goal, max_memory_mb=max_memory_mb, antipodes=antipodes)
 

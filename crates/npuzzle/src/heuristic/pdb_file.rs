@@ -420,7 +420,12 @@ impl PdbCache {
     /// cache build each database once: whoever waited loads what the first one saved. `None`
     /// where no lock can be had (no such directory, read-only, not Unix): build anyway.
     pub(crate) fn lock_build(&self, goal: &Board, tiles: &[Tile]) -> Option<BuildLock> {
-        let path = self.path_for(goal, tiles).with_extension("lock");
+        self.lock_file(&self.path_for(goal, tiles))
+    }
+
+    /// [`PdbCache::lock_build`] for the cache file `file` (a `.lock` file beside it).
+    pub(crate) fn lock_file(&self, file: &Path) -> Option<BuildLock> {
+        let path = file.with_extension("lock");
         fs::create_dir_all(&self.dir).ok()?;
         let file = fs::OpenOptions::new()
             .create(true)

@@ -373,7 +373,7 @@ pub enum PdbEvent {
         /// Peak memory of the largest build.
         peak_bytes: u64,
     },
-    /// The complete table of an 11- or 12-cell board is about to be built: `states` states,
+    /// The complete table of a 12-cell board is about to be built: `states` states,
     /// `bytes` in memory and on disk (twice that while it builds).
     TablePlan {
         /// The board size.
@@ -383,6 +383,9 @@ pub enum PdbEvent {
         /// Bytes of the table.
         bytes: u64,
     },
+    /// A cached complete table is damaged and may not be rebuilt here: why, and what happens
+    /// instead.
+    TableUnavailable(String),
     /// The complete table was built (and saved, if a cache was given).
     TableBuilt {
         /// The board size.
@@ -456,6 +459,7 @@ impl PdbEvent {
                 human_bytes(*bytes),
                 human_bytes(2 * *bytes)
             ),
+            PdbEvent::TableUnavailable(why) => format!("warning: {why}"),
             PdbEvent::TableBuilt { shape, seconds } => {
                 format!("built the {shape} table in {seconds:.1} s")
             }
@@ -483,7 +487,9 @@ impl PdbEvent {
 
 /// `bytes` for people: kilobytes below a megabyte, megabytes below a gigabyte, else gigabytes.
 pub fn human_bytes(bytes: u64) -> String {
-    if bytes < 1_000_000 {
+    if bytes < 1_000 {
+        format!("{bytes} bytes")
+    } else if bytes < 1_000_000 {
         format!("{:.0} kB", bytes as f64 / 1e3)
     } else if bytes < 1_000_000_000 {
         format!("{:.0} MB", bytes as f64 / 1e6)

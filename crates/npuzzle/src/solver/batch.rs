@@ -1099,7 +1099,14 @@ impl<S: Sink> ChunkRun<'_, S> {
                             }
                             let mut piece = self.sink.piece(self.format);
                             let mut totals = Summary::default();
-                            self.reply(&mut piece, &mut totals, &p, later);
+                            if !self.reply(&mut piece, &mut totals, &p, later) {
+                                // Interrupted while its solver was made or its search ran:
+                                // no line for it, and none after it.
+                                summary.interrupted = true;
+                                summary.unanswered += 1;
+                                stop.store(true, Ordering::Relaxed);
+                                continue;
+                            }
                             summary.add(totals);
                             piece
                         }

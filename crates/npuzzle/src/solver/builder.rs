@@ -73,7 +73,7 @@ impl PdbSource {
         }
     }
 
-    /// The complete table of an 11- or 12-cell board toward `goal` (any goal with the same
+    /// The complete table of a 12-cell board toward `goal` (any goal with the same
     /// blank cell shares one file): loaded from the cache, else built (seconds, with progress
     /// events) and saved when the policy allows anything to be built. `None` when it is not
     /// cached and may not be built; a damaged file is reported and rebuilt.
@@ -93,6 +93,10 @@ impl PdbSource {
                 Err(e) => {
                     if announce {
                         self.event(PdbEvent::Rebuilding(path.clone(), e.to_string()));
+                    } else {
+                        self.event(PdbEvent::TableUnavailable(format!(
+                            "{e}; {shape} boards are searched instead"
+                        )));
                     }
                     None
                 }
@@ -102,13 +106,13 @@ impl PdbSource {
             return Some(Arc::new(t));
         }
         if self.build == Building::Never {
-            self.event(PdbEvent::Unavailable(format!(
-                "the complete table of {shape} boards is not cached"
-            )));
             return None;
         }
         // Another process sharing the cache may be building it: wait, then load its file.
-        let _lock = self.cache.as_ref().and_then(|c| c.lock_build(goal, &[]));
+        let _lock = self
+            .cache
+            .as_ref()
+            .and_then(|c| c.lock_file(&c.table_path(goal)));
         if let Some(t) = cached(false) {
             return Some(Arc::new(t));
         }
@@ -144,12 +148,11 @@ impl PdbSource {
         Some(Arc::new(table))
     }
 
-    /// The complete tables a long-running service keeps loaded: those of the 11- and 12-cell
+    /// The complete tables a long-running service keeps loaded: those of the 12-cell
     /// boards (toward the standard goal) that are cached; nothing is built.
     pub fn tables_for_service(&self) -> Vec<Arc<Table>> {
         let source = PdbSource {
             build: Building::Never,
-            events: None,
             ..self.clone()
         };
         [(4, 3), (3, 4), (6, 2), (2, 6)]

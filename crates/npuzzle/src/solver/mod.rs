@@ -130,7 +130,7 @@ pub enum SolveError {
     /// The chosen method does not handle this board.
     #[error(transparent)]
     Table(#[from] TableError),
-    /// The `table` method on an 11- or 12-cell board whose table is neither cached nor
+    /// The `table` method on a 12-cell board whose table is neither cached nor
     /// allowed to be built.
     #[error("{0}")]
     NoTable(String),
@@ -886,7 +886,7 @@ impl Solver {
             .filter(|_| algorithm == Algorithm::Table)
         {
             let start = Instant::now();
-            return Ok(match table.solve(board) {
+            return Ok(match table.try_solve(board)? {
                 None => Outcome::Unsolvable,
                 Some(solution) => Outcome::Solved(Answer {
                     stats: Stats {

@@ -4,7 +4,7 @@
 //!
 //! The rule, for the default `auto`:
 //! - a board with a complete table is looked up, optimally: boards of at most 10 cells (3×3,
-//!   2×5 …) always have one, made in memory; 11- and 12-cell boards (4×3, 6×2 …) when it is
+//!   2×5 …) always have one, made in memory; 12-cell boards (4×3, 6×2 …) when it is
 //!   cached or may be built ([`Plan::wants_table`]);
 //! - with pattern databases (wanted for boards of 16 to 32 cells without a table, and always for
 //!   the `pdb` heuristic): IDA* over them, optimally;
@@ -25,7 +25,7 @@ use crate::solver::{Algorithm, SolveError};
 use crate::table::Table;
 
 /// What the builder could provide for a plan: loaded or built pattern databases, a complete
-/// table of an 11- or 12-cell board.
+/// table of a 12-cell board.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Provided {
     /// Pattern databases (those [`Plan::wants_databases`] asked for).
@@ -63,7 +63,7 @@ impl Plan {
 
     /// Whether a solver for boards of `shape` asked for `algorithm` wants the complete table
     /// that is cached (or built once, when the policy allows) rather than made in memory:
-    /// `auto` and `table` on boards of 11 and 12 cells.
+    /// `auto` and `table` on boards of 12 cells.
     pub fn wants_table(shape: Shape, algorithm: Algorithm) -> bool {
         matches!(algorithm, Algorithm::Auto | Algorithm::Table)
             && Table::supports(shape)
@@ -72,7 +72,7 @@ impl Plan {
 
     /// The plan for boards of `shape` asked for `algorithm` and `heuristic`, given what was
     /// `provided` of what it wanted ([`Plan::wants_databases`], [`Plan::wants_table`]). The
-    /// `pdb` heuristic without databases, and the `table` method on an 11- or 12-cell board
+    /// `pdb` heuristic without databases, and the `table` method on a 12-cell board
     /// without its table, are errors.
     pub fn decide(
         shape: Shape,
@@ -188,7 +188,7 @@ mod tests {
             ((3, 3), Auto, None, false, Table, None, false),
             ((2, 5), Auto, None, false, Table, None, false),
             ((3, 3), Auto, Some(Manhattan), false, Table, None, false),
-            // 11 and 12 cells: the cached table (the rows below without it)
+            // 12 cells: the cached table (the rows below without it)
             ((4, 3), Auto, None, false, Table, None, false),
             ((6, 2), Auto, Some(Manhattan), false, Table, None, false),
             ((2, 6), Table, None, false, Table, None, false),

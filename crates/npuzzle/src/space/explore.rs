@@ -34,7 +34,7 @@ pub enum ExploreError {
     },
     /// The search would need more memory than allowed.
     #[error(
-        "exploring {shape} needs {} ({states} states at two bits each), more than the {} allowed; raise --max-memory if this machine has it",
+        "exploring {shape} needs {} ({states} states at two bits each), more than the {} allowed",
         human_bytes(*needed), human_bytes(*limit)
     )]
     NotEnoughMemory {
@@ -46,6 +46,12 @@ pub enum ExploreError {
         needed: u64,
         /// Bytes allowed.
         limit: u64,
+    },
+    /// The system would not give the memory the search needs.
+    #[error("the system would not give the {} the search needs", human_bytes(*bytes))]
+    NoMemory {
+        /// Bytes asked for.
+        bytes: u64,
     },
     /// Stopped by the caller's flag.
     #[error("stopped before the search finished")]
@@ -139,7 +145,7 @@ pub fn explore(goal: &Board, options: &ExploreOptions) -> Result<Report, Explore
         });
     }
     let start = Instant::now();
-    let marks = TwoBits::zeroed(index.states());
+    let marks = TwoBits::zeroed(index.states()).ok_or(ExploreError::NoMemory { bytes: needed })?;
     let sample = options.sample.unwrap_or(DEFAULT_SAMPLE);
     let quiet = |_: SweepEvent| {};
     let layers = Sweep {

@@ -1,7 +1,7 @@
 //! Whole state spaces: every board of a shape that can reach a goal, numbered densely and
 //! searched breadth-first two bits a state.
 //!
-//! Why a module of its own: the complete tables of 11- and 12-cell boards ([`crate::table`])
+//! Why a module of its own: the complete tables of 12-cell boards ([`crate::table`])
 //! and the `explore` report (the number of states at each distance, the diameter, the
 //! antipodes) are the same search over the same numbering; only what they keep differs.
 //! - [`index`]: the dense numbering (blank cell × tile order of the goal's parity).

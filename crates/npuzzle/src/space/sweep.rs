@@ -18,28 +18,57 @@ const DONE: u64 = 3;
 const CHUNK_WORDS: usize = 1 << 16;
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
-/// An array of two-bit entries, 32 to a word, shared by the threads of a search.
+/// An array of two-bit entries, 32 to a word, shared by the threads of a search: zeroed
+/// memory of its own (a zero word is a valid `AtomicU64`), mapped lazily from the system and,
+/// for arrays of gigabytes probed at random, asked for huge pages on 2 MiB boundaries.
 pub(crate) struct TwoBits {
-    words: Vec<u64>,
+    ptr: std::ptr::NonNull<AtomicU64>,
+    words: usize,
+    /// Bytes mapped (`words · 8` rounded up to whole huge pages).
+    mapped: usize,
 }
 
+// SAFETY: the array is only reached through `&[AtomicU64]`, which is `Send` and `Sync`.
+unsafe impl Send for TwoBits {}
+// SAFETY: as above.
+unsafe impl Sync for TwoBits {}
+
+const HUGE_PAGE: usize = 2 << 20;
+
 impl TwoBits {
-    /// `entries` entries, all 0 (pages are zeroed by the allocator as they are touched).
-    pub(crate) fn zeroed(entries: u64) -> TwoBits {
-        let words = vec![0u64; entries.div_ceil(32) as usize];
-        // Gigabytes probed at random: huge pages spare most of the TLB misses (advice only).
+    /// `entries` entries, all 0; `None` when the system cannot give that much memory.
+    pub(crate) fn zeroed(entries: u64) -> Option<TwoBits> {
+        let words = usize::try_from(entries.div_ceil(32).max(1)).ok()?;
+        let mapped = words.checked_mul(8)?.checked_next_multiple_of(HUGE_PAGE)?;
+        // SAFETY: a fresh private anonymous mapping (zero-filled by the kernel as touched);
+        // its result is checked before use.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                mapped,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
+                -1,
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return None;
+        }
+        // Huge pages spare most TLB misses of random probes (advice only; the length is whole
+        // huge pages and the kernel aligns what it can inside the mapping).
         #[cfg(target_os = "linux")]
-        if words.len() >= 1 << 21 {
-            // SAFETY: advice on memory this vector owns; it changes no contents.
+        if mapped >= 8 * HUGE_PAGE {
+            // SAFETY: advice on the mapping made above; it changes no contents.
             unsafe {
-                libc::madvise(
-                    words.as_ptr() as *mut libc::c_void,
-                    words.len() * 8,
-                    libc::MADV_HUGEPAGE,
-                );
+                libc::madvise(ptr, mapped, libc::MADV_HUGEPAGE);
             }
         }
-        TwoBits { words }
+        Some(TwoBits {
+            ptr: std::ptr::NonNull::new(ptr as *mut AtomicU64)?,
+            words,
+            mapped,
+        })
     }
 
     /// Bytes an array of `entries` entries takes.
@@ -49,20 +78,29 @@ impl TwoBits {
 
     /// The words, for threads to read and update.
     pub(crate) fn atomic(&self) -> &[AtomicU64] {
-        // SAFETY: `AtomicU64` has the size, alignment and bit validity of `u64`, and the
-        // shared borrow of `self` keeps every non-atomic access out while this view lives.
-        unsafe { &*(self.words.as_slice() as *const [u64] as *const [AtomicU64]) }
+        // SAFETY: `words` zero-initialised (valid) `AtomicU64`s, page-aligned, mapped for
+        // as long as `self` lives.
+        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.words) }
     }
 
-    /// The words.
-    pub(crate) fn into_words(self) -> Vec<u64> {
-        self.words
+    /// The words, copied out (for a table that keeps them).
+    pub(crate) fn to_words(&self) -> std::sync::Arc<[u64]> {
+        self.atomic().iter().map(|w| w.load(Relaxed)).collect()
     }
 
     /// Entry `i`.
     #[inline]
     pub(crate) fn get(words: &[u64], i: u64) -> u8 {
         ((words[(i / 32) as usize] >> (2 * (i % 32))) & 3) as u8
+    }
+}
+
+impl Drop for TwoBits {
+    fn drop(&mut self) {
+        // SAFETY: unmapping exactly the mapping `zeroed` made; no reference outlives `self`.
+        unsafe {
+            libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, self.mapped);
+        }
     }
 }
 
@@ -299,8 +337,8 @@ mod tests {
 
     fn sweep_histogram(goal: &Board) -> (Vec<u64>, TwoBits) {
         let index = SpaceIndex::for_goal(goal).unwrap();
-        let marks = TwoBits::zeroed(index.states());
-        let distances = TwoBits::zeroed(index.states());
+        let marks = TwoBits::zeroed(index.states()).unwrap();
+        let distances = TwoBits::zeroed(index.states()).unwrap();
         let layers = Sweep {
             index: &index,
             stop: None,
@@ -336,7 +374,7 @@ mod tests {
             assert_eq!(got, expected, "{w}x{h}");
             let table = crate::table::Table::build(&goal).unwrap();
             let index = SpaceIndex::for_goal(&goal).unwrap();
-            let words = distances.into_words();
+            let words = distances.to_words();
             for i in (0..index.states()).step_by(97) {
                 let b = Board::new(shape, &index.cells_of(i)).unwrap();
                 let d = table.distance(&b).unwrap();
@@ -353,7 +391,7 @@ mod tests {
         let goal = Board::goal(Shape::new(3, 3).unwrap());
         let index = SpaceIndex::for_goal(&goal).unwrap();
         let stop = AtomicBool::new(true);
-        let marks = TwoBits::zeroed(index.states());
+        let marks = TwoBits::zeroed(index.states()).unwrap();
         let run = Sweep {
             index: &index,
             stop: Some(&stop),

@@ -9,7 +9,7 @@
 //!   also stores, per rank, the whole optimal move sequence packed two bits per move in a
 //!   `u64`; answering a board is then one rank and one load, with no walk and no allocation.
 //!   States are packed four bits per cell during the build, so 3×3 takes milliseconds.
-//! - **11 and 12 cells** (3×4, 4×3, 2×6, 6×2: 239,500,800 states): two bits a state, the
+//! - **12 cells** (3×4, 4×3, 2×6, 6×2: 239,500,800 states): two bits a state, the
 //!   distance modulo 3 ([`packed`]), built in seconds by the two-bit search of
 //!   [`crate::space`] and cached on disk beside the pattern databases; answers walk down to
 //!   the goal, a few microseconds each.
@@ -46,10 +46,22 @@ pub enum TableError {
         /// The board's shape.
         shape: Shape,
     },
+    /// The system would not give the memory the build needs.
+    #[error("the system would not give the {bytes} bytes the table's build needs")]
+    NoMemory {
+        /// Bytes asked for.
+        bytes: u64,
+    },
+    /// A walk down the table found no way to the goal from a board that can reach it: the
+    /// table is damaged (`npuzzle pdb verify` checks every state).
+    #[error(
+        "the complete table is damaged: a board that can reach the goal has no way down to it (rebuild it: npuzzle pdb build --size WxH --force)"
+    )]
+    Damaged,
     /// The build was stopped by the caller's flag.
     #[error("stopped before the table was built")]
     Stopped,
-    /// The table holds no byte per permutation rank (boards of 11 and 12 cells).
+    /// The table holds no byte per permutation rank (boards of 12 cells).
     #[error(
         "the {shape} table is kept two bits a state, not a byte per permutation rank (only boards of at most {MAX_RANKED_CELLS} cells have one)"
     )]
@@ -152,7 +164,7 @@ impl Table {
             return Err(TableError::TooLarge { shape });
         }
         if !Table::is_quick(shape) {
-            let packed = Packed::build(goal, progress, stop).ok_or(TableError::Stopped)?;
+            let packed = Packed::build(goal, progress, stop)?;
             return Ok(Table::of_packed(goal, packed));
         }
         let total = factorial(n) as usize;
@@ -229,7 +241,7 @@ impl Table {
 
     /// Loads the cached table at `path` for `goal` (any goal whose blank is where the file's
     /// is), checking it as every load does: header, checksum, the entries' meaning. Only
-    /// tables of 11 and 12 cells are kept in files.
+    /// 12-cell tables are kept in files.
     pub fn load(path: &Path, goal: &Board) -> Result<Table, PdbError> {
         Packed::load(path, Some(goal)).map(|p| Table::of_packed(goal, p))
     }
@@ -245,14 +257,25 @@ impl Table {
         }
     }
 
-    /// Checks the table file at `path` exactly as loading it would, for whatever goal it
-    /// names; the table toward that goal (tiles in order).
+    /// Checks the table file at `path` as loading it does, for whatever goal it names, and
+    /// then every state (seconds: a forged file that passes the checksums and the sampled
+    /// check on load is caught here); the table toward that goal (tiles in order).
     pub fn verify(path: &Path) -> Result<Table, PdbError> {
+        let packed = Packed::load(path, None)?;
+        packed
+            .check_every_state()
+            .map_err(|why| crate::heuristic::pdb_file::corrupt(path, why))?;
+        Ok(Table::of_packed(&packed.goal(), packed))
+    }
+
+    /// Checks a table file's header, checksum and a sample of its entries, as loading does
+    /// (`npuzzle pdb info`); [`Table::verify`] checks every state.
+    pub fn inspect(path: &Path) -> Result<Table, PdbError> {
         let packed = Packed::load(path, None)?;
         Ok(Table::of_packed(&packed.goal(), packed))
     }
 
-    /// Writes the table to `path` (11 and 12 cells; smaller ones are rebuilt in a second
+    /// Writes the table to `path` (12 cells; smaller ones are rebuilt in a second
     /// and never saved).
     pub fn save(&self, path: &Path) -> Result<(), PdbError> {
         match &self.store {
@@ -357,7 +380,7 @@ impl Table {
                 UNREACHABLE => None,
                 e => Some(e >> 2),
             },
-            Store::Packed(p) => p.walk(cells, |_| {}).map(|d| d as u8),
+            Store::Packed(p) => p.walk(cells, |_| {}).ok().flatten().map(|d| d as u8),
         }
     }
 
@@ -368,14 +391,34 @@ impl Table {
     pub fn distance_of_line(&self, line: &[u8]) -> Option<i32> {
         let cells = self.parse_line(line)?;
         let n = self.shape().cells();
+        if let Store::Packed(p) = &self.store {
+            // A damaged table is left to the general path, which reports it.
+            return p
+                .walk(&cells[..n], |_| {})
+                .ok()?
+                .map_or(Some(-1), |d| Some(d as i32));
+        }
         Some(self.distance_of_cells(&cells[..n]).map_or(-1, i32::from))
     }
 
-    /// An optimal solution from `board`, or `None` when it cannot reach the goal.
+    /// An optimal solution from `board`, or `None` when it cannot reach the goal (or the
+    /// table is found damaged: see [`Table::try_solve`]).
     pub fn solve(&self, board: &Board) -> Option<Solution> {
+        self.try_solve(board).ok().flatten()
+    }
+
+    /// [`Table::solve`], telling a board that cannot reach the goal (`Ok(None)`) from a
+    /// table found damaged on the way ([`TableError::Damaged`]).
+    pub fn try_solve(&self, board: &Board) -> Result<Option<Solution>, TableError> {
+        if board.shape() != self.shape() {
+            return Ok(None);
+        }
         let mut moves = Vec::new();
-        self.for_each_move(board, |m| moves.push(m))?;
-        Some(Solution::new(moves))
+        let found = match &self.store {
+            Store::Packed(p) => p.walk(board.cells(), |m| moves.push(m))?,
+            Store::Ranked { .. } => self.moves_of(board.cells(), |m| moves.push(m)),
+        };
+        Ok(found.map(|_| Solution::new(moves)))
     }
 
     /// Appends the judge letters of an optimal solution to `out` (nothing for a solved board).
@@ -500,8 +543,20 @@ impl Table {
                     write_path(w, out);
                 }
             } else {
-                for cells in &boards[..k] {
+                for (j, cells) in boards[..k].iter().enumerate() {
                     if !self.letters_of(&cells[..n], out) {
+                        // Unsolvable by parity, or a damaged table: that the general path
+                        // tells apart (and reports).
+                        if self.goal.shape().cells() > MAX_RANKED_CELLS
+                            && crate::parity::is_solvable(
+                                &Board::new(self.shape(), &cells[..n])
+                                    .unwrap_or_else(|_| self.goal.clone()),
+                                &self.goal,
+                            )
+                            .unwrap_or(false)
+                        {
+                            return done + j;
+                        }
                         out.extend_from_slice(b"unsolvable");
                     }
                     out.push(b'\n');
@@ -528,7 +583,7 @@ impl Table {
     #[inline]
     fn moves_of(&self, cells: &[Tile], mut f: impl FnMut(Move)) -> Option<usize> {
         let (entries, paths) = match &self.store {
-            Store::Packed(p) => return p.walk(cells, f),
+            Store::Packed(p) => return p.walk(cells, f).ok().flatten(),
             Store::Ranked { entries, paths } => (entries, paths),
         };
         let r = Table::rank_of(cells);

@@ -1,4 +1,4 @@
-//! Complete tables of 11- and 12-cell boards (3×4, 4×3, 2×6, 6×2): every state's distance
+//! Complete tables of 12-cell boards (3×4, 4×3, 2×6, 6×2): every state's distance
 //! modulo 3, two bits a state over the dense numbering of [`crate::space`] (60 MB for 12
 //! cells), built by the two-bit breadth-first search and cached on disk.
 //!
@@ -18,6 +18,7 @@ use crate::heuristic::pdb::PdbError;
 use crate::heuristic::pdb_file::{checked_frame, checksum, corrupt, io_err, write_whole};
 use crate::space::index::{MAX_SPACE_CELLS, SpaceIndex, Spelled};
 use crate::space::sweep::{Sweep, SweepEvent, TwoBits};
+use crate::table::TableError;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -39,28 +40,33 @@ pub(crate) struct Packed {
 }
 
 impl Packed {
-    /// Builds the table toward `goal` on all rayon threads, reporting to `progress`; `None`
-    /// when `stop` was set first (or the board is too large to number).
+    /// Builds the table toward `goal` on all rayon threads, reporting to `progress`; given up
+    /// when `stop` is set.
     pub(crate) fn build(
         goal: &Board,
         progress: &(dyn Fn(SweepEvent) + Sync),
         stop: Option<&std::sync::atomic::AtomicBool>,
-    ) -> Option<Packed> {
-        let index = SpaceIndex::for_goal(goal)?;
-        let marks = TwoBits::zeroed(index.states());
-        let distances = TwoBits::zeroed(index.states());
+    ) -> Result<Packed, TableError> {
+        let shape = goal.shape();
+        let index = SpaceIndex::for_goal(goal).ok_or(TableError::TooLarge { shape })?;
+        let no_memory = || TableError::NoMemory {
+            bytes: 2 * TwoBits::bytes_for(index.states()),
+        };
+        let marks = TwoBits::zeroed(index.states()).ok_or_else(no_memory)?;
+        let distances = TwoBits::zeroed(index.states()).ok_or_else(no_memory)?;
         let layers = Sweep {
             index: &index,
             stop,
             progress,
             sample: 0,
         }
-        .run(&marks, Some(&distances))?;
+        .run(&marks, Some(&distances))
+        .ok_or(TableError::Stopped)?;
         drop(marks);
-        Some(Packed {
+        Ok(Packed {
             relabel: relabel_for(goal),
             index,
-            words: distances.into_words().into(),
+            words: distances.to_words(),
             histogram: layers.iter().map(|l| l.states).collect(),
         })
     }
@@ -87,28 +93,77 @@ impl Packed {
     }
 
     /// Calls `f` with each move of an optimal solution from `cells` (the goal's tile names)
-    /// and returns its length; `None` when the board cannot reach the goal.
-    pub(crate) fn walk(&self, cells: &[Tile], mut f: impl FnMut(Move)) -> Option<usize> {
+    /// and returns its length: `Ok(None)` when the board cannot reach the goal, `Err` when
+    /// the walk finds the table damaged (no neighbour nearer the goal, or no end).
+    pub(crate) fn walk(
+        &self,
+        cells: &[Tile],
+        mut f: impl FnMut(Move),
+    ) -> Result<Option<usize>, TableError> {
         let mut named = [BLANK; MAX_SPACE_CELLS];
         for (slot, &t) in named.iter_mut().zip(cells) {
-            *slot = *self.relabel.get(t as usize)?;
+            match self.relabel.get(t as usize) {
+                Some(&r) => *slot = r,
+                None => return Ok(None),
+            }
         }
-        let mut s = self.index.spell_cells(&named[..cells.len()])?;
+        let Some(mut s) = self.index.spell_cells(&named[..cells.len()]) else {
+            return Ok(None);
+        };
         let mut i = self.index.index_of_spelled(&s);
         let goal = self.index.goal_index();
         let mut steps = 0;
         while i != goal {
-            let (m, next, j) = self.nearer(&s, i)?;
+            let (m, next, j) = self.nearer(&s, i).ok_or(TableError::Damaged)?;
             f(m);
             s = next;
             i = j;
             steps += 1;
             // A valid table never needs this: it stops a damaged one from walking forever.
-            if steps > 4 * self.histogram.len() {
-                return None;
+            if steps > self.histogram.len() {
+                return Err(TableError::Damaged);
             }
         }
-        Some(steps)
+        Ok(Some(steps))
+    }
+
+    /// Checks every state as [`Packed::check_semantics`] checks a sample (seconds on all
+    /// cores): together these prove each entry is its state's distance modulo 3, since a
+    /// labelling in which neighbours differ by one and every state but the goal has a
+    /// neighbour one lower is the distance itself.
+    pub(crate) fn check_every_state(&self) -> Result<(), String> {
+        use rayon::prelude::*;
+        const CHUNK: u64 = 1 << 20;
+        let states = self.index.states();
+        (0..states.div_ceil(CHUNK))
+            .into_par_iter()
+            .try_for_each(|c| {
+                (c * CHUNK..((c + 1) * CHUNK).min(states)).try_for_each(|i| self.check_state(i))
+            })
+    }
+
+    /// The local rule at state `i`: an entry, no neighbour at the same distance, and (unless
+    /// it is the goal) a neighbour one nearer.
+    fn check_state(&self, i: u64) -> Result<(), String> {
+        let v = TwoBits::get(&self.words, i);
+        if v == 3 {
+            return Err(format!("state {i} has no distance"));
+        }
+        let s = self.index.spell(i);
+        let mut nearer = false;
+        for m in Move::ALL {
+            if let Some(n) = self.index.step(&s, m) {
+                let w = TwoBits::get(&self.words, self.index.index_of_spelled(&n));
+                if w == v {
+                    return Err(format!("state {i} and a neighbour share a distance"));
+                }
+                nearer |= w == (v + 2) % 3;
+            }
+        }
+        if !nearer && i != self.index.goal_index() {
+            return Err(format!("state {i} has no neighbour nearer the goal"));
+        }
+        Ok(())
     }
 
     /// The move from state `s` (index `i`) to a neighbour one nearer the goal.
@@ -171,7 +226,7 @@ impl Packed {
             return Err(corrupt(
                 path,
                 format!(
-                    "{} bytes of entries where the header calls for {}: truncated or padded",
+                    "{} bytes after the header where it calls for {}: truncated or padded",
                     body.len(),
                     layers as u64 * 8 + words * 8
                 ),
@@ -223,25 +278,7 @@ impl Packed {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            let i = x % states;
-            let v = TwoBits::get(&self.words, i);
-            if v == 3 {
-                return Err(format!("state {i} has no distance"));
-            }
-            let s = self.index.spell(i);
-            let mut nearer = false;
-            for m in Move::ALL {
-                if let Some(n) = self.index.step(&s, m) {
-                    let w = TwoBits::get(&self.words, self.index.index_of_spelled(&n));
-                    if w == v {
-                        return Err(format!("state {i} and a neighbour share a distance"));
-                    }
-                    nearer |= w == (v + 2) % 3;
-                }
-            }
-            if !nearer && i != goal {
-                return Err(format!("state {i} has no neighbour nearer the goal"));
-            }
+            self.check_state(x % states)?;
         }
         Ok(())
     }
