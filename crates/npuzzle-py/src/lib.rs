@@ -1294,14 +1294,45 @@ fn explore<'py>(
         Some(g) => board_of(g, Some(shape))?,
         None => Board::goal(shape),
     };
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let options = npuzzle::space::ExploreOptions {
         max_memory,
         sample: Some(antipodes),
+        stop: Some(stop.clone()),
         ..Default::default()
     };
-    let report = py
-        .detach(|| npuzzle::space::explore(&g, &options))
-        .map_err(value_error)?;
+    // The search runs on its own thread while this one, holding the GIL a moment every
+    // tenth of a second, lets Python's signal handlers run: Ctrl-C stops it.
+    let report = std::thread::scope(|scope| -> PyResult<_> {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (g, options) = (&g, &options);
+        scope.spawn(move || {
+            let _ = tx.send(npuzzle::space::explore(g, options));
+        });
+        // Shared with the detached closures below (a receiver alone is not `Sync`).
+        let rx = std::sync::Mutex::new(rx);
+        let wait = |timeout| {
+            rx.lock()
+                .map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected)
+                .and_then(|r| r.recv_timeout(timeout))
+        };
+        loop {
+            let got = py.detach(|| wait(std::time::Duration::from_millis(100)));
+            match got {
+                Ok(result) => return result.map_err(value_error),
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(value_error("the search ended without a report"));
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                        let _ = py.detach(|| wait(std::time::Duration::from_secs(3600)));
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    })?;
     let d = pyo3::types::PyDict::new(py);
     d.set_item("size", &report.size)?;
     d.set_item("goal", &report.goal)?;

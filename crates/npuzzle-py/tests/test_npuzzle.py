@@ -377,3 +377,16 @@ def test_explore_reports_a_whole_state_space():
         npuzzle.explore("3x3", max_memory_mb=0)
     with pytest.raises(ValueError, match="at most 16 cells"):
         npuzzle.explore("5x4")
+
+
+def test_explore_stops_on_ctrl_c():
+    import os
+    import signal
+    import threading
+    import time
+
+    threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        npuzzle.explore("4x3")  # about 15 s whole
+    assert time.monotonic() - started < 5
