@@ -102,6 +102,12 @@ fn a_cached_table_is_the_same_and_damage_is_detected() {
         assert_eq!(loaded.solve(&board), table.solve(&board));
     }
     assert!(Table::verify(&path).is_ok());
+    // Under another name (here 3x4's), `verify` reports what `solve` would reject.
+    let renamed_file = dir.join("3x4-blank11.table");
+    std::fs::copy(&path, &renamed_file).unwrap();
+    let e = Table::verify(&renamed_file).unwrap_err().to_string();
+    assert!(e.contains("which the cache names 4x3-blank11.table"), "{e}");
+    std::fs::remove_file(&renamed_file).unwrap();
     // Any goal with the same blank cell shares the file, in its own tile names: here the
     // tiles reversed, so board `b` of this goal is board `rename(b)` of the standard one.
     let rename = |b: &Board| {

@@ -493,8 +493,8 @@ impl PdbCache {
     }
 
     /// Every entry of the cache directory that is named like a database or a complete table
-    /// (`*.pdb`, `*.table`), whatever
-    /// it is (a regular file, a link, a directory, a FIFO), sorted: what `verify` checks.
+    /// (`*.pdb`, `*.table`), whatever it is (a regular file, a link, a directory, a FIFO),
+    /// sorted: what `verify` checks.
     pub fn entries(&self) -> Vec<PathBuf> {
         let mut all: Vec<PathBuf> = fs::read_dir(&self.dir)
             .map(|rd| {
@@ -535,17 +535,10 @@ impl PdbCache {
     /// Every regular file of the cache named like a database or a complete table, sorted:
     /// what `npuzzle pdb info` lists.
     pub fn files(&self) -> Vec<PathBuf> {
-        let mut files: Vec<PathBuf> = fs::read_dir(&self.dir)
-            .map(|rd| {
-                rd.filter_map(Result::ok)
-                    .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "pdb" || x == "table"))
-                    .filter(|p| fs::metadata(p).is_ok_and(|m| m.is_file()))
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
-        files
+        self.entries()
+            .into_iter()
+            .filter(|p| fs::metadata(p).is_ok_and(|m| m.is_file()))
+            .collect()
     }
 }
 

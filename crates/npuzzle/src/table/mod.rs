@@ -260,12 +260,30 @@ impl Table {
     /// Checks the table file at `path` as loading it does, for whatever goal it names, and
     /// then every state (seconds: a forged file that passes the checksums and the sampled
     /// check on load is caught here); the table toward that goal (tiles in order).
+    /// The file must also be named as the cache names the table its header describes.
     pub fn verify(path: &Path) -> Result<Table, PdbError> {
+        use crate::heuristic::pdb_file::{PdbCache, corrupt};
         let packed = Packed::load(path, None)?;
+        let goal = packed.goal();
+        let expected = PdbCache::new(path.parent().unwrap_or(Path::new(""))).table_path(&goal);
+        if expected.file_name() != path.file_name() {
+            return Err(corrupt(
+                path,
+                format!(
+                    "its header is for the {} table with the blank in cell {}, which the cache names {}",
+                    goal.shape(),
+                    goal.blank(),
+                    expected
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default()
+                ),
+            ));
+        }
         packed
             .check_every_state()
-            .map_err(|why| crate::heuristic::pdb_file::corrupt(path, why))?;
-        Ok(Table::of_packed(&packed.goal(), packed))
+            .map_err(|why| corrupt(path, why))?;
+        Ok(Table::of_packed(&goal, packed))
     }
 
     /// Checks a table file's header, checksum and a sample of its entries, as loading does
