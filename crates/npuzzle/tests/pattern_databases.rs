@@ -28,6 +28,7 @@ fn five_five_five() -> Arc<PdbSet> {
             true,
             &quiet,
             &mut |_| {},
+            None,
         )
         .unwrap();
         Arc::new(set)
@@ -366,7 +367,7 @@ fn larger_boards_agree_with_linear_conflict() {
         let partition = Partition::blocks(shape, k).unwrap();
         partition.check(shape).unwrap();
         let set = Arc::new(
-            PdbSet::load_or_build(&goal, partition, None, true, &quiet, &mut |_| {}).unwrap(),
+            PdbSet::load_or_build(&goal, partition, None, true, &quiet, &mut |_| {}, None).unwrap(),
         );
         assert_eq!(set.reflection().is_some(), w == h);
         let pdb = SolverBuilder::new(goal.clone())
@@ -565,6 +566,7 @@ fn builders_sharing_a_cache_build_each_database_once() {
                         }
                         _ => {}
                     },
+                    None,
                 )
                 .unwrap();
                 assert_eq!(set.partition().name, "5-5-5");

@@ -357,6 +357,22 @@ fn check_entries(path: &Path, body: &[u8], header: &PdbHeader) -> Result<(), Pdb
     Ok(())
 }
 
+/// That the cache file at `path`, whose header describes `what`, has the name the cache would
+/// look it up by (`expected`): a file under another's name is reported, not trusted.
+pub(crate) fn check_named(path: &Path, expected: &Path, what: &str) -> Result<(), PdbError> {
+    if expected.file_name() == path.file_name() {
+        return Ok(());
+    }
+    let name = expected
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Err(corrupt(
+        path,
+        format!("its header is for {what}, which the cache names {name}"),
+    ))
+}
+
 /// Held while one database is built into a cache (see [`PdbCache::lock_build`]); dropping it
 /// releases the lock.
 #[derive(Debug)]
@@ -513,22 +529,16 @@ impl PdbCache {
     /// goal, board size and tiles the cache would look it up by).
     pub fn verify(&self, path: &Path) -> Result<PatternDb, PdbError> {
         let db = PatternDb::load_as(path, None, self.loading)?;
-        let expected = self.path_for(db.goal(), db.tiles());
-        if expected.file_name() != path.file_name() {
-            return Err(corrupt(
-                path,
-                format!(
-                    "its header is for {} goal [{}] tiles {:?}, which the cache names {}",
-                    db.shape(),
-                    db.goal().to_judge_line(),
-                    db.tiles(),
-                    expected
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default()
-                ),
-            ));
-        }
+        check_named(
+            path,
+            &self.path_for(db.goal(), db.tiles()),
+            &format!(
+                "{} goal [{}] tiles {:?}",
+                db.shape(),
+                db.goal().to_judge_line(),
+                db.tiles()
+            ),
+        )?;
         Ok(db)
     }
 

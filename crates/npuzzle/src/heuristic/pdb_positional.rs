@@ -366,7 +366,16 @@ mod tests {
 
     fn set(shape: Shape, spec: &str) -> PdbSet {
         let p = Partition::parse(spec, shape).unwrap();
-        PdbSet::load_or_build(&Board::goal(shape), p, None, true, &quiet, &mut |_| {}).unwrap()
+        PdbSet::load_or_build(
+            &Board::goal(shape),
+            p,
+            None,
+            true,
+            &quiet,
+            &mut |_| {},
+            None,
+        )
+        .unwrap()
     }
 
     /// Every entry of the compact layout is found at its tiles' positions in the positional one.

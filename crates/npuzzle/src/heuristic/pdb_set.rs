@@ -552,21 +552,9 @@ impl PdbSet {
     /// outdated there, are built when `may_build` allows (announced by a [`PdbEvent::Plan`]
     /// first) and saved (a cache that cannot be written is reported and the databases are
     /// used from memory). Without `may_build` a missing database is a
-    /// [`PdbError::NotCached`].
+    /// [`PdbError::NotCached`]. A build is given up ([`PdbError::Stopped`]) after the layer
+    /// during which `stop` is set.
     pub fn load_or_build(
-        goal: &Board,
-        partition: Partition,
-        cache: Option<&PdbCache>,
-        may_build: bool,
-        progress: Progress,
-        events: &mut dyn FnMut(PdbEvent),
-    ) -> Result<PdbSet, PdbError> {
-        PdbSet::load_or_build_until(goal, partition, cache, may_build, progress, events, None)
-    }
-
-    /// [`PdbSet::load_or_build`], with builds given up ([`PdbError::Stopped`]) once `stop`
-    /// is set.
-    pub fn load_or_build_until(
         goal: &Board,
         partition: Partition,
         cache: Option<&PdbCache>,

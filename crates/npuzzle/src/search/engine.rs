@@ -808,6 +808,7 @@ mod tests {
             true,
             &|_, _, _, _| {},
             &mut |_| {},
+            None,
         )
         .unwrap();
         let eval = PdbEval::new(&set).unwrap();

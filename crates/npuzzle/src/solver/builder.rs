@@ -216,7 +216,7 @@ impl PdbSource {
         };
         let mut events = |e: PdbEvent| self.event(e);
         let may_build = self.build.allows(&partition, shape);
-        let set = PdbSet::load_or_build_until(
+        let set = PdbSet::load_or_build(
             canonical,
             partition,
             self.cache.as_ref(),

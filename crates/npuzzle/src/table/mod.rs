@@ -262,24 +262,19 @@ impl Table {
     /// check on load is caught here); the table toward that goal (tiles in order).
     /// The file must also be named as the cache names the table its header describes.
     pub fn verify(path: &Path) -> Result<Table, PdbError> {
-        use crate::heuristic::pdb_file::{PdbCache, corrupt};
+        use crate::heuristic::pdb_file::{PdbCache, check_named, corrupt};
         let packed = Packed::load(path, None)?;
         let goal = packed.goal();
-        let expected = PdbCache::new(path.parent().unwrap_or(Path::new(""))).table_path(&goal);
-        if expected.file_name() != path.file_name() {
-            return Err(corrupt(
-                path,
-                format!(
-                    "its header is for the {} table with the blank in cell {}, which the cache names {}",
-                    goal.shape(),
-                    goal.blank(),
-                    expected
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default()
-                ),
-            ));
-        }
+        let cache = PdbCache::new(path.parent().unwrap_or(Path::new("")));
+        check_named(
+            path,
+            &cache.table_path(&goal),
+            &format!(
+                "the {} table with the blank in cell {}",
+                goal.shape(),
+                goal.blank()
+            ),
+        )?;
         packed
             .check_every_state()
             .map_err(|why| corrupt(path, why))?;
@@ -381,7 +376,8 @@ impl Table {
         rank(&p[..cells.len()]) as usize
     }
 
-    /// Optimal distance from `board` to the goal, or `None` when it cannot reach it.
+    /// Optimal distance from `board` to the goal, or `None` when it cannot reach it (or a
+    /// 12-cell table is found damaged on the way: [`Table::try_solve`] tells them apart).
     /// The board must have the table's shape (other shapes give `None`).
     #[inline]
     pub fn distance(&self, board: &Board) -> Option<u8> {

@@ -207,11 +207,17 @@ impl Packed {
         if !meta.is_file() {
             return Err(corrupt(path, "not a regular file"));
         }
-        let bytes = std::fs::read(path).map_err(|e| io_err(path, e))?;
-        let h = checked_frame(path, &bytes, MAGIC, "complete table", VERSION)?;
+        // The header first: the body is read only once its length is the one the header
+        // calls for, so a junk file of any size costs no more than a header's read.
+        let mut file = std::fs::File::open(path).map_err(|e| io_err(path, e))?;
+        let mut head = [0u8; HEADER_LEN];
+        std::io::Read::read_exact(&mut file, &mut head)
+            .map_err(|_| corrupt(path, "shorter than a header: truncated"))?;
+        let h = checked_frame(path, &head, MAGIC, "complete table", VERSION)?;
         let shape =
             Shape::new(h[12] as usize, h[13] as usize).map_err(|e| corrupt(path, e.to_string()))?;
         let index = SpaceIndex::new(shape, h[14] as usize)
+            .filter(|_| crate::table::Table::supports(shape))
             .ok_or_else(|| corrupt(path, "unsupported size or blank cell"))?;
         if let Some(g) = goal
             && (g.shape() != shape || g.blank() != index.goal_blank())
@@ -221,17 +227,20 @@ impl Packed {
         let layers = h[15] as usize;
         let states = u64::from_le_bytes(h[16..24].try_into().unwrap_or_default());
         let words = TwoBits::bytes_for(index.states()) / 8;
-        let body = &bytes[HEADER_LEN..];
-        if states != index.states() || body.len() as u64 != layers as u64 * 8 + words * 8 {
+        let wanted = layers as u64 * 8 + words * 8;
+        let found = meta.len().saturating_sub(HEADER_LEN as u64);
+        if states != index.states() || found != wanted {
             return Err(corrupt(
                 path,
                 format!(
-                    "{} bytes after the header where it calls for {}: truncated or padded",
-                    body.len(),
-                    layers as u64 * 8 + words * 8
+                    "{found} bytes after the header where it calls for {wanted}: truncated or padded"
                 ),
             ));
         }
+        let mut body = vec![0u8; wanted as usize];
+        std::io::Read::read_exact(&mut file, &mut body)
+            .map_err(|_| corrupt(path, "shorter than its header says: truncated"))?;
+        let body = &body[..];
         if checksum(body) != u32::from_le_bytes([h[56], h[57], h[58], h[59]]) {
             return Err(corrupt(
                 path,
