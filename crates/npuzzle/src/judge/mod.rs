@@ -20,7 +20,8 @@
 //!   whole boards of at least 3×3 written one row per line. From then on every `height` lines
 //!   are one board whatever they hold, so a damaged row (a token missing or extra, a bad
 //!   token) costs its own board only and the boards after it keep their frame; a line that is
-//!   a whole board of another width, between boards, is a board of its own.
+//!   a whole board of another width, between boards, is a board of its own (unless it is one
+//!   token off a row's width, as a damaged row would be).
 //!
 //! Lines are read with a length limit, so a multi-megabyte junk line is skipped in bounded
 //! memory.
@@ -587,8 +588,10 @@ impl<R: BufRead> JudgeReader<R> {
         // Boards may be stacked only in detected multi-line input (not UVa, not forced POJ).
         let may_stack = self.options.format.is_none() && self.detected == Some(Format::Poj);
         if let Some((w, rows)) = self.stacked {
-            if rows == 0 && count != w && self.is_board_line(&self.buf) {
-                // A whole board of another width between stacked boards: a board of its own.
+            if rows == 0 && count.abs_diff(w) > 1 && self.is_board_line(&self.buf) {
+                // A whole board of another width between stacked boards: a board of its own
+                // (not one a token from a row, which is a damaged row: `2 3 x 1` where a
+                // 3-wide row stood is that row with a token too many, not a 2x2 board).
                 let text = std::mem::take(&mut self.buf);
                 self.line_board(line, &text);
                 self.buf = text;
