@@ -4,12 +4,13 @@
 //! `npuzzle solve` uses (the library's batch: reader thread, parallel chunks, text sink), times
 //! it, then replays every answer to check it.
 
+use crate::bench_results::{InstanceResult, ResultsFile, human_seconds, project};
 use crate::instances::{KorfSet, korf_instances, korf100_instances};
 use crate::scramble::write_boards;
 use crate::solve::{AlgorithmArg, HeuristicArg};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use npuzzle::heuristic::HeuristicKind;
+use npuzzle::heuristic::{Heuristic, HeuristicKind};
 use npuzzle::judge::{JudgeReader, ReaderOptions};
 use npuzzle::search::Limits;
 use npuzzle::solver::batch::{Goals, Solvers, global_threads};
@@ -77,8 +78,20 @@ pub enum Which {
     /// mismatch). An instance that reaches --budget is reported, not failed.
     Korf24 {
         /// Instance numbers, 1-based (e.g. 1,5,40).
-        #[arg(long, value_delimiter = ',', default_value = "1,5,40")]
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "1,5,40",
+            conflicts_with = "all"
+        )]
         instances: Vec<usize>,
+        /// All fifty, in order (hours to days: use with --results).
+        #[arg(long)]
+        all: bool,
+        /// Append each finished instance to FILE as a JSON line, and skip the instances FILE
+        /// already holds a solution for: a run stopped at any point resumes where it stopped.
+        #[arg(long, value_name = "FILE")]
+        results: Option<std::path::PathBuf>,
         /// Most seconds per instance.
         #[arg(long, value_name = "SECONDS")]
         budget: Option<f64>,
@@ -195,6 +208,8 @@ pub struct KorfRun {
     pub instances: Vec<usize>,
     /// Time limit per instance.
     pub budget: Option<f64>,
+    /// The results file to resume from and append to.
+    pub results: Option<std::path::PathBuf>,
 }
 
 /// One instance's result: number, found length (`None` at the budget), optimum, expanded, s.
@@ -256,9 +271,14 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         Some(s) => bail!("--budget must be a positive number of seconds, got {s}"),
         None => None,
     };
+    // Ctrl-C stops the running instance; what finished is kept, summarised and (with
+    // --results) already on disk.
+    let signals = crate::interrupt::Interrupt::install()?;
+    let interrupted = || signals.flag.load(std::sync::atomic::Ordering::Relaxed);
     let limits = Limits {
         max_time,
         progress: crate::progress::search_progress(),
+        cancel: Some(signals.flag.clone()),
         ..Limits::default()
     };
     let limits_for_batch = Limits {
@@ -292,18 +312,38 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         korf_line(i, result, &goal)
     };
     let search_started = Instant::now();
-    let print = |(no, len, want, expanded, secs): &KorfLine| {
+    let heuristic = {
+        let names: Vec<String> = set
+            .databases()
+            .iter()
+            .map(|d| format!("{:?}", d.tiles()))
+            .collect();
+        format!(
+            "{} {}{}",
+            set.partition().name,
+            names.join(" "),
+            if set.reflection().is_some() {
+                " +reflection"
+            } else {
+                ""
+            }
+        )
+    };
+    let print_noted = |(no, len, want, expanded, secs): &KorfLine, note: &str| {
         let (found, flag) = match len {
             Some(l) if l == want => (l.to_string(), ""),
             Some(l) => (l.to_string(), "  MISMATCH"),
             None => ("-".to_string(), "  budget reached"),
         };
         println!(
-            "{no:>3}  {found:>6}  {want:>7}  {expanded:>14}  {:>10.3} s  {:>6.1} M/s{flag}",
+            "{no:>3}  {found:>6}  {want:>7}  {expanded:>14}  {:>10.3} s  {:>6.1} M/s{flag}{note}",
             secs,
             *expanded as f64 / secs.max(1e-9) / 1e6
         );
     };
+    let print = |line: &KorfLine| print_noted(line, "");
+    // Every instance answered in this run or held by the results file, with its root estimate.
+    let mut records: Vec<InstanceResult> = Vec::new();
     println!("  #  length  optimum        expanded          time    rate");
     let results: Vec<KorfLine> = match run.split {
         Split::Boards => {
@@ -332,9 +372,51 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         }
         Split::Tree => {
             let mut r = Vec::new();
+            let mut file = None;
+            if let Some(path) = &run.results {
+                let (f, held) = ResultsFile::open(path)?;
+                file = Some(f);
+                for (no, ..) in &instances {
+                    // The last solution the file holds for the instance, if any.
+                    if let Some(h) = held.iter().rev().find(|h| h.instance == *no && h.solved()) {
+                        let line = (h.instance, h.found, h.optimum, h.expanded, h.seconds);
+                        print_noted(&line, "  (earlier run)");
+                        r.push(line);
+                        records.push(h.clone());
+                    }
+                }
+            }
             for i in &instances {
+                if records.iter().any(|h| h.instance == i.0) {
+                    continue;
+                }
+                let root_estimate = set.estimate(i.1.cells());
                 let line = solve(i)?;
+                if interrupted() {
+                    eprintln!("npuzzle: #{} stopped by the interrupt: not recorded", i.0);
+                    break;
+                }
                 print(&line);
+                let record = InstanceResult {
+                    instance: line.0,
+                    optimum: line.2,
+                    found: line.1,
+                    expanded: line.3,
+                    seconds: line.4,
+                    heuristic: heuristic.clone(),
+                    root_estimate,
+                    threads: global_threads(),
+                    finished_at: std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs()),
+                    version: env!("CARGO_PKG_VERSION").to_string(),
+                };
+                if let Some(f) = &mut file {
+                    f.append(&record)?;
+                }
+                if record.solved() {
+                    records.push(record);
+                }
                 r.push(line);
             }
             r
@@ -361,32 +443,18 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         .count();
     let nodes: u64 = results.iter().map(|r| r.3).sum();
     let cpu: f64 = results.iter().map(|r| r.4).sum();
-    let names: Vec<String> = set
-        .databases()
-        .iter()
-        .map(|d| format!("{:?}", d.tiles()))
-        .collect();
+    let answered = results.len();
     println!(
-        "{} ({} goal, {} databases {}, reflection {}): {} instances, {optimal} optimal, {} at the budget, {nodes} states expanded ({:.0} per instance)",
-        match run.set {
-            KorfSet::Fifteen => "korf100",
-            KorfSet::TwentyFour => "korf24",
-        },
+        "{} ({} goal, databases {heuristic}): {answered} of {} instances answered, {optimal} optimal, {} at the budget, {nodes} states expanded ({:.0} per instance)",
+        run.set.name(),
         if run.blank_last {
             "blank-last"
         } else {
             "blank-first"
         },
-        set.partition().name,
-        names.join(" "),
-        if set.reflection().is_some() {
-            "on"
-        } else {
-            "off"
-        },
         instances.len(),
-        instances.len() - optimal - mismatches,
-        nodes as f64 / instances.len().max(1) as f64
+        answered - optimal - mismatches,
+        nodes as f64 / answered.max(1) as f64
     );
     println!(
         "  wall: {:.3} s total = {:.3} s loading databases + {:.3} s searching ({:?} on {} threads); search time summed over instances {:.3} s",
@@ -397,6 +465,45 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         global_threads(),
         cpu
     );
+    if !records.is_empty() && records.len() < instances.len() {
+        let pending: Vec<(usize, u32)> = instances
+            .iter()
+            .filter(|(no, ..)| !records.iter().any(|h| h.instance == *no))
+            .map(|(_, b, want)| (*want, set.estimate(b.cells())))
+            .collect();
+        let solved: Vec<&InstanceResult> = records.iter().collect();
+        let spent: f64 = records.iter().map(|r| r.seconds).sum();
+        match project(&solved, &pending) {
+            Some(p) => println!(
+                "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s (ln states fitted to optimum - root estimate over the solved: x{:.2} per move); measured plus projected {}",
+                records.len(),
+                instances.len(),
+                human_seconds(spent),
+                pending.len(),
+                p.states,
+                human_seconds(p.seconds),
+                p.rate / 1e6,
+                p.growth,
+                human_seconds(spent + p.seconds)
+            ),
+            None => println!(
+                "  solved {} of {} in {} of search; a projection for the other {} needs three solved instances with different gaps between optimum and root estimate",
+                records.len(),
+                instances.len(),
+                human_seconds(spent),
+                pending.len()
+            ),
+        }
+    }
+    if interrupted() {
+        if let Some(path) = &run.results {
+            eprintln!(
+                "npuzzle: interrupted; every finished instance is in {}: run the same command again to go on",
+                path.display()
+            );
+        }
+        return Ok(signals.exit_code());
+    }
     Ok(if mismatches > 0 {
         ExitCode::from(1)
     } else {
@@ -611,9 +718,12 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             split,
             instances: (1..=first.min(100)).collect(),
             budget: None,
+            results: None,
         }),
         Which::Korf24 {
             instances,
+            all,
+            results,
             budget,
             partition,
             pdb_dir,
@@ -624,8 +734,9 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             pdb_dir,
             blank_last,
             split: Split::Tree,
-            instances,
+            instances: if all { (1..=50).collect() } else { instances },
             budget,
+            results,
         }),
         Which::Large {
             sizes,

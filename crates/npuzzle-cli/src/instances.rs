@@ -14,6 +14,16 @@ pub enum KorfSet {
     TwentyFour,
 }
 
+impl KorfSet {
+    /// The benchmark's name (`bench korf100`, `bench korf24`).
+    pub fn name(self) -> &'static str {
+        match self {
+            KorfSet::Fifteen => "korf100",
+            KorfSet::TwentyFour => "korf24",
+        }
+    }
+}
+
 /// Korf's 100 instances with their published optimal lengths, in Korf's own form (blank
 /// first) or in the blank-last form (same optimal lengths).
 pub fn korf100_instances(blank_last: bool) -> Result<Vec<(usize, Board, usize)>> {

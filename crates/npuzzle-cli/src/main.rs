@@ -2,6 +2,7 @@
 
 mod bench;
 mod bench_large;
+mod bench_results;
 mod check;
 mod compare;
 mod cube;

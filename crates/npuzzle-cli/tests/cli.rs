@@ -1148,3 +1148,65 @@ fn an_interrupt_during_a_database_build_stops_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn korf24_results_file_resumes_and_skips_what_it_holds() {
+    let dir = std::env::temp_dir().join(format!("npuzzle-korf24-results-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("korf24.jsonl");
+    // An earlier run solved instance 1, then died mid-line.
+    let held = r#"{"instance":1,"optimum":95,"found":95,"expanded":1223184415,"seconds":29.5,"heuristic":"6-6-6-6","root_estimate":85,"threads":2,"finished_at":0,"version":"0.1.0"}"#;
+    std::fs::write(&file, format!("{held}\n{{\"instance\":3,\"opt")).unwrap();
+    let f = file.to_str().unwrap();
+    let run = || {
+        npuzzle(
+            &[
+                "bench",
+                "korf24",
+                "--instances",
+                "1,25",
+                "--budget",
+                "0.2",
+                "--partition",
+                "blocks-4",
+                "--results",
+                f,
+            ],
+            "",
+        )
+    };
+    let o = run();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("(earlier run)"), "{out}");
+    assert!(
+        stderr(&o).contains("line 2: not a result"),
+        "{}",
+        stderr(&o)
+    );
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    // Instance 1 untouched, instance 25 searched and recorded (solved at 81 or at the budget).
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[1]["instance"], 25);
+    assert_eq!(lines[1]["optimum"], 81);
+    assert!(lines[1]["found"].is_null() || lines[1]["found"] == 81);
+    assert!(
+        lines[1]["heuristic"]
+            .as_str()
+            .unwrap()
+            .starts_with("blocks-4")
+    );
+    assert!(lines[1]["expanded"].as_u64().unwrap() > 0);
+    // A second run skips instance 1 again, and 25 only once it is solved.
+    let o = run();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let again = std::fs::read_to_string(&file).unwrap().lines().count();
+    let solved_25 = lines[1]["found"] == 81;
+    assert_eq!(again, if solved_25 { 3 } else { 4 });
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,281 @@
+//! The results file of a long benchmark run (`bench korf24 --all --results FILE`).
+//!
+//! Korf's fifty 24-puzzles take hours to days, so the run must survive being stopped: each
+//! finished instance is appended to the file as one JSON line and synced before the next one
+//! starts, a run stopped for any reason loses at most the instance it was on, and a re-run
+//! skips every instance the file already holds a solution for. A torn last line (the machine
+//! lost power mid-write) is reported and ignored, never fatal. From the solved instances the
+//! summary projects the rest: the states an instance needs grow about exponentially in the gap
+//! between its optimum and its root estimate, so a least-squares fit of `ln states` against
+//! that gap over the solved instances, divided by the measured rate, prices the others.
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+/// Longest results file read back (a file of fifty instances is a few kilobytes).
+const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// One finished instance, as one line of the results file.
+#[derive(Serialize, Deserialize, Clone, Debug, PartialEq)]
+pub struct InstanceResult {
+    /// Instance number, 1-based.
+    pub instance: usize,
+    /// Published optimal length.
+    pub optimum: usize,
+    /// Length found (every solution is replayed to the goal first), or `None` when the
+    /// instance reached the time budget.
+    pub found: Option<usize>,
+    /// States expanded.
+    pub expanded: u64,
+    /// Search time in seconds.
+    pub seconds: f64,
+    /// The heuristic: partition, databases and whether the reflected lookup was on.
+    pub heuristic: String,
+    /// The heuristic's value at the start board.
+    pub root_estimate: u32,
+    /// Threads the search ran on.
+    pub threads: usize,
+    /// Seconds since the Unix epoch when the instance finished.
+    pub finished_at: u64,
+    /// The npuzzle version that ran it.
+    pub version: String,
+}
+
+impl InstanceResult {
+    /// Whether the instance was solved (at any length: a mismatch is reported, still solved).
+    pub fn solved(&self) -> bool {
+        self.found.is_some()
+    }
+}
+
+/// A results file open for appending, with what it held when opened.
+pub struct ResultsFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl ResultsFile {
+    /// Opens (or creates) `path`, returning it and the results it already holds; unreadable
+    /// lines are reported on stderr by line number and skipped.
+    pub fn open(path: &Path) -> Result<(ResultsFile, Vec<InstanceResult>)> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .with_context(|| format!("opening the results file {}", path.display()))?;
+        let len = file
+            .metadata()
+            .with_context(|| format!("reading {}", path.display()))?
+            .len();
+        if len > MAX_FILE_BYTES {
+            anyhow::bail!(
+                "{} is {len} bytes: not a results file (they hold one short line per instance)",
+                path.display()
+            );
+        }
+        let mut text = String::new();
+        file.seek(SeekFrom::Start(0))
+            .and_then(|_| file.read_to_string(&mut text))
+            .with_context(|| format!("reading {} (it must be UTF-8 text)", path.display()))?;
+        let mut held = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<InstanceResult>(line) {
+                Ok(r) => held.push(r),
+                Err(e) => eprintln!(
+                    "npuzzle: {} line {}: not a result ({e}); ignored",
+                    path.display(),
+                    i + 1
+                ),
+            }
+        }
+        if !text.is_empty() && !text.ends_with('\n') {
+            // A torn last line: start the next result on a line of its own.
+            file.write_all(b"\n")
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        Ok((
+            ResultsFile {
+                path: path.to_path_buf(),
+                file,
+            },
+            held,
+        ))
+    }
+
+    /// Appends `r` as one line and syncs it to disk.
+    pub fn append(&mut self, r: &InstanceResult) -> Result<()> {
+        let mut line = serde_json::to_string(r)?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|_| self.file.sync_data())
+            .with_context(|| format!("appending to {}", self.path.display()))
+    }
+}
+
+/// What the instances not yet solved are expected to cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Projection {
+    /// States expanded, summed over the instances projected.
+    pub states: f64,
+    /// Seconds at the measured rate.
+    pub seconds: f64,
+    /// States per second measured over the solved instances.
+    pub rate: f64,
+    /// The fitted growth: states multiply by `growth` per move of gap.
+    pub growth: f64,
+}
+
+/// Projects the cost of `pending` instances (optimum and root estimate each) from `solved`:
+/// `ln states = a + b·(optimum − root estimate)` fitted by least squares. `None` below three
+/// solved instances or when their gaps are all equal (no slope to fit), or without a rate.
+pub fn project(solved: &[&InstanceResult], pending: &[(usize, u32)]) -> Option<Projection> {
+    let points: Vec<(f64, f64)> = solved
+        .iter()
+        .filter(|r| r.expanded > 0)
+        .map(|r| {
+            (
+                r.optimum as f64 - r.root_estimate as f64,
+                (r.expanded as f64).ln(),
+            )
+        })
+        .collect();
+    if points.len() < 3 {
+        return None;
+    }
+    let n = points.len() as f64;
+    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    if sxx <= f64::EPSILON {
+        return None;
+    }
+    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let b = sxy / sxx;
+    let a = my - b * mx;
+    let seconds: f64 = solved.iter().map(|r| r.seconds).sum();
+    let done: f64 = solved.iter().map(|r| r.expanded as f64).sum();
+    if seconds <= 0.0 || done <= 0.0 {
+        return None;
+    }
+    let rate = done / seconds;
+    let states: f64 = pending
+        .iter()
+        .map(|&(optimum, root)| (a + b * (optimum as f64 - root as f64)).exp())
+        .sum();
+    Some(Projection {
+        states,
+        seconds: states / rate,
+        rate,
+        growth: b.exp(),
+    })
+}
+
+/// `secs` as hours, minutes or seconds, whichever reads best.
+pub fn human_seconds(secs: f64) -> String {
+    if secs >= 2.0 * 3600.0 {
+        format!("{:.1} h", secs / 3600.0)
+    } else if secs >= 120.0 {
+        format!("{:.1} min", secs / 60.0)
+    } else {
+        format!("{secs:.1} s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(instance: usize, optimum: usize, root: u32, expanded: u64) -> InstanceResult {
+        InstanceResult {
+            instance,
+            optimum,
+            found: Some(optimum),
+            expanded,
+            seconds: expanded as f64 / 1e6,
+            heuristic: "test".into(),
+            root_estimate: root,
+            threads: 2,
+            finished_at: 0,
+            version: "0".into(),
+        }
+    }
+
+    /// A fresh directory of this test's own.
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("npuzzle-results-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_file_survives_a_torn_line_and_keeps_appending() {
+        let path = scratch("torn").join("r.jsonl");
+        let (mut f, held) = ResultsFile::open(&path).unwrap();
+        assert!(held.is_empty());
+        f.append(&result(1, 95, 81, 1000)).unwrap();
+        drop(f);
+        // A second line torn mid-write.
+        let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
+        raw.write_all(b"{\"instance\": 2, \"opt").unwrap();
+        drop(raw);
+        let (mut f, held) = ResultsFile::open(&path).unwrap();
+        assert_eq!(held, vec![result(1, 95, 81, 1000)]);
+        f.append(&result(3, 97, 83, 2000)).unwrap();
+        drop(f);
+        let (_, held) = ResultsFile::open(&path).unwrap();
+        assert_eq!(held, vec![result(1, 95, 81, 1000), result(3, 97, 83, 2000)]);
+    }
+
+    #[test]
+    fn an_oversized_file_is_refused() {
+        let path = scratch("big").join("big");
+        File::create(&path)
+            .unwrap()
+            .set_len(MAX_FILE_BYTES + 1)
+            .unwrap();
+        assert!(ResultsFile::open(&path).is_err());
+    }
+
+    #[test]
+    fn the_projection_recovers_an_exponential_growth() {
+        // States = 1000 · 3^gap exactly: the fit finds growth 3 and prices a gap of 10.
+        let solved: Vec<InstanceResult> = [2u32, 4, 6, 8]
+            .iter()
+            .enumerate()
+            .map(|(i, &gap)| {
+                result(
+                    i + 1,
+                    100,
+                    100 - gap,
+                    (1000.0 * 3f64.powi(gap as i32)) as u64,
+                )
+            })
+            .collect();
+        let refs: Vec<&InstanceResult> = solved.iter().collect();
+        let p = project(&refs, &[(100, 90)]).unwrap();
+        assert!((p.growth - 3.0).abs() < 1e-6, "{p:?}");
+        let want = 1000.0 * 3f64.powi(10);
+        assert!((p.states - want).abs() / want < 1e-6, "{p:?}");
+        assert!((p.rate - 1e6).abs() < 1e-3);
+        assert!((p.seconds - want / 1e6).abs() / (want / 1e6) < 1e-6);
+        // Too few points, or no spread in the gaps: no projection.
+        assert_eq!(project(&refs[..2], &[(100, 90)]), None);
+        let flat = [
+            result(1, 100, 90, 10),
+            result(2, 100, 90, 20),
+            result(3, 100, 90, 30),
+        ];
+        let flat: Vec<&InstanceResult> = flat.iter().collect();
+        assert_eq!(project(&flat, &[(100, 90)]), None);
+    }
+}
