@@ -105,6 +105,20 @@ pub enum Which {
         #[arg(long)]
         blank_last: bool,
     },
+    /// The 17 15-puzzles that need 80 moves (the most any 15-puzzle needs), each solved
+    /// optimally on all cores with IDA* over pattern databases; every length is checked
+    /// (exit 1 on a mismatch).
+    Fifteen80 {
+        /// Partition (default: the strongest cached, else 6-6-3 built now).
+        #[arg(long)]
+        partition: Option<String>,
+        /// Directory of cached pattern databases.
+        #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
+        pdb_dir: Option<std::path::PathBuf>,
+        /// Use the blank-first form (default: the blank-last form they were published in).
+        #[arg(long)]
+        blank_first: bool,
+    },
     /// How short the non-optimal solvers' answers are: per size, mean and worst length over
     /// the Manhattan bound (and over the optimum on Korf's 50 24-puzzles), time per board and
     /// peak memory; every answer replayed.
@@ -252,6 +266,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     let shape = match run.set {
         KorfSet::Fifteen => Shape::new(4, 4)?,
         KorfSet::TwentyFour => Shape::new(5, 5)?,
+        KorfSet::Fifteen80 => Shape::new(4, 4)?,
     };
     let goal = if run.blank_last {
         Board::goal(shape)
@@ -737,6 +752,20 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             instances: if all { (1..=50).collect() } else { instances },
             budget,
             results,
+        }),
+        Which::Fifteen80 {
+            partition,
+            pdb_dir,
+            blank_first,
+        } => korf(KorfRun {
+            set: KorfSet::Fifteen80,
+            partition,
+            pdb_dir,
+            blank_last: !blank_first,
+            split: Split::Tree,
+            instances: (1..=17).collect(),
+            budget: None,
+            results: None,
         }),
         Which::Large {
             sizes,

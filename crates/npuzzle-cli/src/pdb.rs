@@ -185,6 +185,10 @@ pub enum PdbAction {
         /// lists separated by `/` (default: the board's default, 6-6-3 on 4x4).
         #[arg(long)]
         partition: Option<String>,
+        /// The strongest partition whose build fits in this machine's available memory
+        /// (7-8 on 4x4, 6-6-6-6 on 5x5), announced with its size before it starts.
+        #[arg(long, conflicts_with = "partition")]
+        best: bool,
         /// Board size WxH (default 4x4, or the size of --goal).
         #[arg(long, value_name = "WxH")]
         size: Option<Shape>,
@@ -226,7 +230,8 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
     let verify = matches!(args.action, PdbAction::Verify { .. });
     match args.action {
         PdbAction::Build {
-            partition,
+            mut partition,
+            best,
             size,
             goal,
             force,
@@ -241,6 +246,17 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             // them only when a partition is named (for `--heuristic pdb` experiments).
             if Table::supports(goal.shape()) && partition.is_none() {
                 return build_table(&goal, force, pdb_dir);
+            }
+            if best {
+                let memory = npuzzle::space::default_max_memory();
+                let p = Partition::best_for(goal.shape(), memory).with_context(|| {
+                    format!(
+                        "no pattern databases for {} boards build within {} of memory",
+                        goal.shape(),
+                        npuzzle::heuristic::pdb_set::human_bytes(memory)
+                    )
+                })?;
+                partition = Some(p.name);
             }
             let canonical = Canonical::of(&goal).goal;
             let p = match &partition {

@@ -1210,3 +1210,14 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
     assert_eq!(again, if solved_25 { 3 } else { 4 });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pdb_build_best_names_no_partition_of_its_own() {
+    let o = npuzzle(&["pdb", "build", "--best", "--partition", "5-5-5"], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--partition"), "{}", stderr(&o));
+    // Boards of at most 12 cells have complete tables, not databases.
+    let o = npuzzle(&["pdb", "build", "--best", "--size", "2x2"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("complete table"), "{}", stdout(&o));
+}

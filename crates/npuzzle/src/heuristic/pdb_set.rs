@@ -233,6 +233,23 @@ impl Partition {
             })
     }
 
+    /// The strongest partition of `shape` whose builds fit in `memory` bytes (and
+    /// [`MAX_BUILD_BYTES`](super::pdb::MAX_BUILD_BYTES)): the first of
+    /// [`Partition::candidates`] whose largest database builds within it, e.g. 7-8 on 4×4
+    /// (3.6 GB while building the 8-tile database; 6-6-3 below that) and 6-6-6-6 on 5×5
+    /// (1.7 GB). What `pdb build --best` builds.
+    pub fn best_for(shape: Shape, memory: u64) -> Option<Partition> {
+        let n = shape.cells();
+        let room = memory.min(super::pdb::MAX_BUILD_BYTES);
+        Partition::candidates(shape).into_iter().find(|p| {
+            p.patterns
+                .iter()
+                .map(|t| super::pdb::build_bytes(n, t.len()))
+                .max()
+                .is_some_and(|peak| peak <= room)
+        })
+    }
+
     /// The presets for `shape`, strongest first, then its default (the order `auto` looks for
     /// them in the cache).
     pub fn candidates(shape: Shape) -> Vec<Partition> {
@@ -1041,5 +1058,27 @@ impl Heuristic for PdbSet {
         before[from] = tile;
         before[to] = BLANK;
         self.estimate(cells) as i32 - self.estimate(&before[..cells.len()]) as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_best_partition_is_the_strongest_that_fits_in_memory() {
+        let four = Shape::new(4, 4).unwrap();
+        let five = Shape::new(5, 5).unwrap();
+        let gib = 1u64 << 30;
+        let best = |shape, memory| Partition::best_for(shape, memory).map(|p| p.name);
+        assert_eq!(best(four, 16 * gib).as_deref(), Some("7-8"));
+        // The 8-tile build needs 3.6 GB: below that the next strongest.
+        assert_eq!(best(four, 3 * gib).as_deref(), Some("6-6-3"));
+        assert_eq!(best(five, 16 * gib).as_deref(), Some("6-6-6-6"));
+        assert_eq!(best(five, 1 << 20), None);
+        assert_eq!(
+            best(Shape::new(6, 4).unwrap(), 16 * gib),
+            Partition::default_for(Shape::new(6, 4).unwrap()).map(|p| p.name)
+        );
     }
 }
