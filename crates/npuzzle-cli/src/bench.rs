@@ -10,7 +10,7 @@ use crate::scramble::write_boards;
 use crate::solve::{AlgorithmArg, HeuristicArg};
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
-use npuzzle::heuristic::{Heuristic, HeuristicKind};
+use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{JudgeReader, ReaderOptions};
 use npuzzle::search::Limits;
 use npuzzle::solver::batch::{Goals, Solvers, global_threads};
@@ -92,6 +92,9 @@ pub enum Which {
         /// already holds a solution for: a run stopped at any point resumes where it stopped.
         #[arg(long, value_name = "FILE")]
         results: Option<std::path::PathBuf>,
+        /// Search nothing: print what --results FILE holds, with the projection for the rest.
+        #[arg(long, requires = "results")]
+        summary: bool,
         /// Most seconds per instance.
         #[arg(long, value_name = "SECONDS")]
         budget: Option<f64>,
@@ -224,6 +227,8 @@ pub struct KorfRun {
     pub budget: Option<f64>,
     /// The results file to resume from and append to.
     pub results: Option<std::path::PathBuf>,
+    /// Only report what the results file holds.
+    pub summary: bool,
 }
 
 /// One instance's result: number, found length (`None` at the budget), optimum, expanded, s.
@@ -344,6 +349,12 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             }
         )
     };
+    // The heuristic's value at an instance's start: the bound of the first iteration.
+    let root_estimate = |no: usize| {
+        all.get(no.wrapping_sub(1))
+            .and_then(|(_, b, _)| solver.estimate(b))
+            .unwrap_or(0)
+    };
     let print_noted = |(no, len, want, expanded, secs): &KorfLine, note: &str| {
         let (found, flag) = match len {
             Some(l) if l == want => (l.to_string(), ""),
@@ -351,7 +362,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             None => ("-".to_string(), "  budget reached"),
         };
         println!(
-            "{no:>3}  {found:>6}  {want:>7}  {expanded:>14}  {:>10.3} s  {:>6.1} M/s{flag}{note}",
+            "{no:>3}  {found:>6}  {want:>7}  {:>8}  {expanded:>14}  {:>10.3} s  {:>6.1} M/s{flag}{note}",
+            root_estimate(*no),
             secs,
             *expanded as f64 / secs.max(1e-9) / 1e6
         );
@@ -359,7 +371,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     let print = |line: &KorfLine| print_noted(line, "");
     // Every instance answered in this run or held by the results file, with its root estimate.
     let mut records: Vec<InstanceResult> = Vec::new();
-    println!("  #  length  optimum        expanded          time    rate");
+    println!("  #  length  optimum  estimate        expanded          time    rate");
     let results: Vec<KorfLine> = match run.split {
         Split::Boards => {
             // The library's batch: one instance per core, in order.
@@ -397,15 +409,18 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                         let line = (h.instance, h.found, h.optimum, h.expanded, h.seconds);
                         print_noted(&line, "  (earlier run)");
                         r.push(line);
-                        records.push(h.clone());
+                        // The estimate as this run's databases give it.
+                        records.push(InstanceResult {
+                            root_estimate: root_estimate(*no),
+                            ..h.clone()
+                        });
                     }
                 }
             }
             for i in &instances {
-                if records.iter().any(|h| h.instance == i.0) {
+                if run.summary || records.iter().any(|h| h.instance == i.0) {
                     continue;
                 }
-                let root_estimate = set.estimate(i.1.cells());
                 let line = solve(i)?;
                 if interrupted() {
                     eprintln!("npuzzle: #{} stopped by the interrupt: not recorded", i.0);
@@ -419,7 +434,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                     expanded: line.3,
                     seconds: line.4,
                     heuristic: heuristic.clone(),
-                    root_estimate,
+                    root_estimate: root_estimate(i.0),
                     threads: global_threads(),
                     finished_at: std::time::SystemTime::now()
                         .duration_since(std::time::UNIX_EPOCH)
@@ -481,16 +496,16 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         cpu
     );
     if !records.is_empty() && records.len() < instances.len() {
-        let pending: Vec<(usize, u32)> = instances
+        let pending: Vec<usize> = instances
             .iter()
             .filter(|(no, ..)| !records.iter().any(|h| h.instance == *no))
-            .map(|(_, b, want)| (*want, set.estimate(b.cells())))
+            .map(|(_, _, want)| *want)
             .collect();
         let solved: Vec<&InstanceResult> = records.iter().collect();
         let spent: f64 = records.iter().map(|r| r.seconds).sum();
         match project(&solved, &pending) {
             Some(p) => println!(
-                "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s (ln states fitted to optimum - root estimate over the solved: x{:.2} per move); measured plus projected {}",
+                "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, x{:.2} per move, one instance typically within x/{:.1} of the fit; each priced at the fit's mean)",
                 records.len(),
                 instances.len(),
                 human_seconds(spent),
@@ -498,11 +513,12 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 p.states,
                 human_seconds(p.seconds),
                 p.rate / 1e6,
+                human_seconds(spent + p.seconds),
                 p.growth,
-                human_seconds(spent + p.seconds)
+                p.spread
             ),
             None => println!(
-                "  solved {} of {} in {} of search; a projection for the other {} needs three solved instances with different gaps between optimum and root estimate",
+                "  solved {} of {} in {} of search; a projection for the other {} needs three solved instances of different optimal lengths",
                 records.len(),
                 instances.len(),
                 human_seconds(spent),
@@ -734,11 +750,13 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             instances: (1..=first.min(100)).collect(),
             budget: None,
             results: None,
+            summary: false,
         }),
         Which::Korf24 {
             instances,
             all,
             results,
+            summary,
             budget,
             partition,
             pdb_dir,
@@ -752,6 +770,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             instances: if all { (1..=50).collect() } else { instances },
             budget,
             results,
+            summary,
         }),
         Which::Fifteen80 {
             partition,
@@ -766,6 +785,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             instances: (1..=17).collect(),
             budget: None,
             results: None,
+            summary: false,
         }),
         Which::Large {
             sizes,

@@ -5,9 +5,8 @@
 //! starts, a run stopped for any reason loses at most the instance it was on, and a re-run
 //! skips every instance the file already holds a solution for. A torn last line (the machine
 //! lost power mid-write) is reported and ignored, never fatal. From the solved instances the
-//! summary projects the rest: the states an instance needs grow about exponentially in the gap
-//! between its optimum and its root estimate, so a least-squares fit of `ln states` against
-//! that gap over the solved instances, divided by the measured rate, prices the others.
+//! summary projects the rest (see [`project`]): states grow about geometrically with the
+//! optimal length, so a fit of `ln states` against it, priced at the measured rate.
 
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -123,29 +122,31 @@ impl ResultsFile {
 /// What the instances not yet solved are expected to cost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Projection {
-    /// States expanded, summed over the instances projected.
+    /// States expanded, summed over the instances projected (the expected value).
     pub states: f64,
     /// Seconds at the measured rate.
     pub seconds: f64,
     /// States per second measured over the solved instances.
     pub rate: f64,
-    /// The fitted growth: states multiply by `growth` per move of gap.
+    /// The fitted growth: states multiply by `growth` per move of optimal length.
     pub growth: f64,
+    /// How far one instance strays from the fit: the residuals' standard deviation, as a
+    /// factor (`spread`× more or fewer states is one standard deviation).
+    pub spread: f64,
 }
 
-/// Projects the cost of `pending` instances (optimum and root estimate each) from `solved`:
-/// `ln states = a + b·(optimum − root estimate)` fitted by least squares. `None` below three
-/// solved instances or when their gaps are all equal (no slope to fit), or without a rate.
-pub fn project(solved: &[&InstanceResult], pending: &[(usize, u32)]) -> Option<Projection> {
+/// Projects the states and time the `pending` instances (their optimal lengths) will take
+/// from the `solved` ones. For a fixed heuristic an IDA* search grows about geometrically
+/// with the solution length (Korf, Reid and Edelkamp 2001), so `ln states = a + b·optimum` is
+/// fitted by least squares; the instances scatter widely about it (the residuals are about
+/// normal in `ln states`), so each is priced at the lognormal mean `exp(a + b·optimum +
+/// σ²/2)`, not the median, which would underprice the hard ones. `None` below three solved
+/// instances, when their optimal lengths are all equal (no slope to fit), or without a rate.
+pub fn project(solved: &[&InstanceResult], pending: &[usize]) -> Option<Projection> {
     let points: Vec<(f64, f64)> = solved
         .iter()
         .filter(|r| r.expanded > 0)
-        .map(|r| {
-            (
-                r.optimum as f64 - r.root_estimate as f64,
-                (r.expanded as f64).ln(),
-            )
-        })
+        .map(|r| (r.optimum as f64, (r.expanded as f64).ln()))
         .collect();
     if points.len() < 3 {
         return None;
@@ -160,6 +161,8 @@ pub fn project(solved: &[&InstanceResult], pending: &[(usize, u32)]) -> Option<P
     let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
     let b = sxy / sxx;
     let a = my - b * mx;
+    let residuals: f64 = points.iter().map(|p| (p.1 - a - b * p.0).powi(2)).sum();
+    let variance = residuals / (n - 2.0);
     let seconds: f64 = solved.iter().map(|r| r.seconds).sum();
     let done: f64 = solved.iter().map(|r| r.expanded as f64).sum();
     if seconds <= 0.0 || done <= 0.0 {
@@ -168,13 +171,14 @@ pub fn project(solved: &[&InstanceResult], pending: &[(usize, u32)]) -> Option<P
     let rate = done / seconds;
     let states: f64 = pending
         .iter()
-        .map(|&(optimum, root)| (a + b * (optimum as f64 - root as f64)).exp())
+        .map(|&optimum| (a + b * optimum as f64 + variance / 2.0).exp())
         .sum();
     Some(Projection {
         states,
         seconds: states / rate,
         rate,
         growth: b.exp(),
+        spread: variance.sqrt().exp(),
     })
 }
 
@@ -248,34 +252,36 @@ mod tests {
 
     #[test]
     fn the_projection_recovers_an_exponential_growth() {
-        // States = 1000 · 3^gap exactly: the fit finds growth 3 and prices a gap of 10.
-        let solved: Vec<InstanceResult> = [2u32, 4, 6, 8]
+        // States = 1000 · 3^(optimum - 90) exactly: the fit finds growth 3, no spread, and
+        // prices an optimum of 100.
+        let solved: Vec<InstanceResult> = [92usize, 94, 96, 98]
             .iter()
             .enumerate()
-            .map(|(i, &gap)| {
-                result(
-                    i + 1,
-                    100,
-                    100 - gap,
-                    (1000.0 * 3f64.powi(gap as i32)) as u64,
-                )
-            })
+            .map(|(i, &opt)| result(i + 1, opt, 0, (1000.0 * 3f64.powi(opt as i32 - 90)) as u64))
             .collect();
         let refs: Vec<&InstanceResult> = solved.iter().collect();
-        let p = project(&refs, &[(100, 90)]).unwrap();
+        let p = project(&refs, &[100]).unwrap();
         assert!((p.growth - 3.0).abs() < 1e-6, "{p:?}");
+        assert!((p.spread - 1.0).abs() < 1e-6, "{p:?}");
         let want = 1000.0 * 3f64.powi(10);
         assert!((p.states - want).abs() / want < 1e-6, "{p:?}");
         assert!((p.rate - 1e6).abs() < 1e-3);
         assert!((p.seconds - want / 1e6).abs() / (want / 1e6) < 1e-6);
-        // Too few points, or no spread in the gaps: no projection.
-        assert_eq!(project(&refs[..2], &[(100, 90)]), None);
+        // Scatter about the line raises the expected cost above the line's value.
+        let mut noisy = solved.clone();
+        noisy[0].expanded *= 4;
+        noisy[1].expanded /= 4;
+        let refs: Vec<&InstanceResult> = noisy.iter().collect();
+        let q = project(&refs, &[100]).unwrap();
+        assert!(q.spread > 1.5, "{q:?}");
+        // Too few points, or no spread in the lengths: no projection.
+        assert_eq!(project(&refs[..2], &[100]), None);
         let flat = [
-            result(1, 100, 90, 10),
-            result(2, 100, 90, 20),
-            result(3, 100, 90, 30),
+            result(1, 100, 0, 10),
+            result(2, 100, 0, 20),
+            result(3, 100, 0, 30),
         ];
         let flat: Vec<&InstanceResult> = flat.iter().collect();
-        assert_eq!(project(&flat, &[(100, 90)]), None);
+        assert_eq!(project(&flat, &[100]), None);
     }
 }

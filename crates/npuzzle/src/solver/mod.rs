@@ -558,6 +558,20 @@ impl Solver {
         }
     }
 
+    /// The heuristic's value at `board` (after the same relabelling the search applies): the
+    /// lower bound an optimal search starts from, e.g. to predict how long a search will take.
+    /// `None` for a board of another shape.
+    pub fn estimate(&self, board: &Board) -> Option<u32> {
+        if board.shape() != self.goal.shape() {
+            return None;
+        }
+        Some(match &self.heuristics {
+            Heuristics::Manhattan(h) => h.estimate(board.cells()),
+            Heuristics::LinearConflict(h) => h.estimate(board.cells()),
+            Heuristics::Pdb { set, canonical } => set.estimate(canonical.board(board).cells()),
+        })
+    }
+
     /// The name of the solver's pattern-database partition, for an answer whose search used
     /// the solver's heuristic (`used`).
     fn databases_named(&self, used: bool) -> Option<String> {
