@@ -309,7 +309,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         .algorithm(Algorithm::IdaStar)
         .heuristic(Some(HeuristicKind::Pdb))
         .pdb_set(set.clone())
-        .limits(limits)
+        .limits(limits.clone())
         .build()?;
     let all = korf_instances(run.set, run.blank_last)?;
     let mut instances = Vec::with_capacity(run.instances.len());
@@ -319,7 +319,16 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             None => bail!("there is no instance {no} (1..={})", all.len()),
         }
     }
-    let solve = |i: &(usize, Board, usize)| korf_line(i, solver.solve(&i.1), &goal);
+    // Each instance's progress line names it and the bound it will stop at.
+    let solve = |i: &(usize, Board, usize)| {
+        let labelled = Limits {
+            progress: limits.progress.as_ref().and_then(|_| {
+                crate::progress::search_progress_labelled(format!("#{} (optimum {}): ", i.0, i.2))
+            }),
+            ..limits.clone()
+        };
+        korf_line(i, solver.solve_within(&i.1, &labelled), &goal)
+    };
     let from_batch = |i: &(usize, Board, usize), c: Collected| {
         let result = match c {
             Collected::Solved(a) => Ok(Outcome::Solved(*a)),
@@ -472,7 +481,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         .filter(|(_, l, w, ..)| *l == Some(*w))
         .count();
     let nodes: u64 = results.iter().map(|r| r.3).sum();
-    let cpu: f64 = results.iter().map(|r| r.4).sum();
+    // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
+    let cpu: f64 = results.iter().fold(0.0, |s, r| s + r.4);
     let answered = results.len();
     println!(
         "{} ({} goal, databases {heuristic}): {answered} of {} instances answered, {optimal} optimal, {} at the budget, {nodes} states expanded ({:.0} per instance)",
@@ -502,7 +512,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             .map(|(_, _, want)| *want)
             .collect();
         let solved: Vec<&InstanceResult> = records.iter().collect();
-        let spent: f64 = records.iter().map(|r| r.seconds).sum();
+        let spent: f64 = records.iter().fold(0.0, |s, r| s + r.seconds);
         match project(&solved, &pending) {
             Some(p) => println!(
                 "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, x{:.2} per move, one instance typically within x/{:.1} of the fit; each priced at the fit's mean)",

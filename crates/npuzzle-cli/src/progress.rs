@@ -12,6 +12,11 @@ use std::time::Duration;
 
 /// A hook drawing a spinner for searches longer than a second, or `None` off a terminal.
 pub fn search_progress() -> Option<ProgressHook> {
+    search_progress_labelled(String::new())
+}
+
+/// [`search_progress`] with `label` at the head of the line (e.g. which benchmark instance).
+pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
@@ -43,7 +48,7 @@ pub fn search_progress() -> Option<ProgressHook> {
             Stage::Peeling { left, cells } => format!("peeling: {left} of {cells} cells left"),
         };
         b.set_message(format!(
-            "{stage}: {} states expanded, {:.1} M/s, {:.0} s",
+            "{label}{stage}: {} states expanded, {:.1} M/s, {:.0} s",
             p.expanded,
             rate / 1e6,
             p.elapsed.as_secs_f64()
