@@ -92,7 +92,8 @@ pub enum Which {
         /// already holds a solution for: a run stopped at any point resumes where it stopped.
         #[arg(long, value_name = "FILE")]
         results: Option<std::path::PathBuf>,
-        /// Search nothing: print what --results FILE holds, with the projection for the rest.
+        /// Search nothing and load nothing: print what --results FILE holds for all fifty, with
+        /// the projection for the rest.
         #[arg(long, requires = "results")]
         summary: bool,
         /// Most seconds per instance.
@@ -266,31 +267,159 @@ fn korf_line(
     }
 }
 
+/// The head of the per-instance table.
+const TABLE_HEAD: &str = "  #  length  optimum  estimate        expanded          time    rate";
+
+/// One instance's row of the table.
+fn print_line((no, len, want, expanded, secs): &KorfLine, estimate: u32, note: &str) {
+    let (found, flag) = match len {
+        Some(l) if l == want => (l.to_string(), ""),
+        Some(l) => (l.to_string(), "  MISMATCH"),
+        None => ("-".to_string(), "  budget reached"),
+    };
+    println!(
+        "{no:>3}  {found:>6}  {want:>7}  {estimate:>8}  {expanded:>14}  {:>10.3} s  {:>6.1} M/s{flag}{note}",
+        secs,
+        *expanded as f64 / secs.max(1e-9) / 1e6
+    );
+}
+
+/// The solved count, their search time, and the projection for the rest of `instances`.
+fn print_projection(records: &[InstanceResult], instances: &[(usize, Board, usize)]) {
+    if records.is_empty() || records.len() >= instances.len() {
+        return;
+    }
+    let pending: Vec<usize> = instances
+        .iter()
+        .filter(|(no, ..)| !records.iter().any(|h| h.instance == *no))
+        .map(|(_, _, want)| *want)
+        .collect();
+    let solved: Vec<&InstanceResult> = records.iter().collect();
+    // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
+    let spent: f64 = records.iter().fold(0.0, |s, r| s + r.seconds);
+    match project(&solved, &pending) {
+        Some(p) => println!(
+            "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way; each is priced at the fit's mean)",
+            records.len(),
+            instances.len(),
+            human_seconds(spent),
+            pending.len(),
+            p.states,
+            human_seconds(p.seconds),
+            p.rate / 1e6,
+            human_seconds(spent + p.seconds),
+            p.growth,
+            p.spread
+        ),
+        None => println!(
+            "  solved {} of {} in {} of search; a projection for the other {} needs three solved instances, not all of one optimal length",
+            records.len(),
+            instances.len(),
+            human_seconds(spent),
+            pending.len()
+        ),
+    }
+}
+
+/// `bench korf24 --summary`: what the results file holds for the run's form, and the
+/// projection, without loading any database or writing anything. The lines counted are those
+/// of the databases the file's last line names (a file may hold runs of several).
+fn korf_summary(
+    run: &KorfRun,
+    path: &std::path::Path,
+    instances: &[(usize, Board, usize)],
+    form: &str,
+) -> Result<ExitCode> {
+    let held = ResultsFile::read(path)?;
+    let Some(heuristic) = held
+        .iter()
+        .rev()
+        .find(|h| h.goal == form)
+        .map(|h| h.heuristic.clone())
+    else {
+        println!("{}: no {form} results", path.display());
+        return Ok(ExitCode::SUCCESS);
+    };
+    let other = held
+        .iter()
+        .filter(|h| h.goal != form || h.heuristic != heuristic)
+        .count();
+    println!("{TABLE_HEAD}");
+    let mut records: Vec<InstanceResult> = Vec::new();
+    for (no, ..) in instances {
+        if let Some(h) = held
+            .iter()
+            .rev()
+            .find(|h| h.instance == *no && h.solved() && h.goal == form && h.heuristic == heuristic)
+        {
+            print_line(
+                &(h.instance, h.found, h.optimum, h.expanded, h.seconds),
+                h.root_estimate,
+                "",
+            );
+            records.push(h.clone());
+        }
+    }
+    let nodes: u64 = records.iter().map(|r| r.expanded).sum();
+    println!(
+        "{} ({form} goal, databases {heuristic}): {} of {} instances solved, {nodes} states expanded{}",
+        run.set.name(),
+        records.len(),
+        instances.len(),
+        if other > 0 {
+            format!(" ({other} line(s) of other databases or form not counted)")
+        } else {
+            String::new()
+        }
+    );
+    print_projection(&records, instances);
+    Ok(ExitCode::SUCCESS)
+}
+
 fn korf(run: KorfRun) -> Result<ExitCode> {
     let started = Instant::now();
-    let shape = match run.set {
-        KorfSet::Fifteen => Shape::new(4, 4)?,
-        KorfSet::TwentyFour => Shape::new(5, 5)?,
-        KorfSet::Fifteen80 => Shape::new(4, 4)?,
-    };
-    let goal = if run.blank_last {
-        Board::goal(shape)
+    let all = korf_instances(run.set, run.blank_last)?;
+    let mut instances = Vec::with_capacity(run.instances.len());
+    for &no in &run.instances {
+        match all.get(no.wrapping_sub(1)) {
+            Some(i) => instances.push(i.clone()),
+            None => bail!("there is no instance {no} (1..={})", all.len()),
+        }
+    }
+    let max_time = run
+        .budget
+        .map(npuzzle::search::seconds)
+        .transpose()
+        .context("--budget")?;
+    let form = if run.blank_last {
+        "blank-last"
     } else {
-        Board::goal_blank_first(shape)
+        "blank-first"
+    };
+    // The results file is opened (and checked) before minutes of loading or building.
+    let mut file = None;
+    let mut held = Vec::new();
+    if let Some(path) = &run.results {
+        if run.summary {
+            return korf_summary(&run, path, &instances, form);
+        }
+        let (f, h) = ResultsFile::open(path)?;
+        file = Some(f);
+        held = h;
+    }
+    let goal = if run.blank_last {
+        Board::goal(run.set.shape()?)
+    } else {
+        Board::goal_blank_first(run.set.shape()?)
     };
     let options = crate::pdb::PdbOptions {
-        pdb: run.partition,
-        pdb_dir: run.pdb_dir,
+        pdb: run.partition.clone(),
+        pdb_dir: run.pdb_dir.clone(),
     };
     let set = crate::pdb::set_for(&goal, &options)?;
     // The engine's positional layout, where the databases take it, is made with the loading.
     set.prepare_layout();
     let loaded = started.elapsed();
-    let max_time = match run.budget {
-        Some(s) if s.is_finite() && s > 0.0 => Some(std::time::Duration::from_secs_f64(s)),
-        Some(s) => bail!("--budget must be a positive number of seconds, got {s}"),
-        None => None,
-    };
     // Ctrl-C stops the running instance; what finished is kept, summarised and (with
     // --results) already on disk.
     let signals = crate::interrupt::Interrupt::install()?;
@@ -311,14 +440,6 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         .pdb_set(set.clone())
         .limits(limits.clone())
         .build()?;
-    let all = korf_instances(run.set, run.blank_last)?;
-    let mut instances = Vec::with_capacity(run.instances.len());
-    for &no in &run.instances {
-        match all.get(no.wrapping_sub(1)) {
-            Some(i) => instances.push(i.clone()),
-            None => bail!("there is no instance {no} (1..={})", all.len()),
-        }
-    }
     // Each instance's progress line names it and the bound it will stop at.
     let solve = |i: &(usize, Board, usize)| {
         let labelled = Limits {
@@ -341,46 +462,18 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         korf_line(i, result, &goal)
     };
     let search_started = Instant::now();
-    let heuristic = {
-        let names: Vec<String> = set
-            .databases()
-            .iter()
-            .map(|d| format!("{:?}", d.tiles()))
-            .collect();
-        format!(
-            "{} {}{}",
-            set.partition().name,
-            names.join(" "),
-            if set.reflection().is_some() {
-                " +reflection"
-            } else {
-                ""
-            }
-        )
-    };
+    let heuristic = set.describe();
     // The heuristic's value at an instance's start: the bound of the first iteration.
     let root_estimate = |no: usize| {
         all.get(no.wrapping_sub(1))
             .and_then(|(_, b, _)| solver.estimate(b))
             .unwrap_or(0)
     };
-    let print_noted = |(no, len, want, expanded, secs): &KorfLine, note: &str| {
-        let (found, flag) = match len {
-            Some(l) if l == want => (l.to_string(), ""),
-            Some(l) => (l.to_string(), "  MISMATCH"),
-            None => ("-".to_string(), "  budget reached"),
-        };
-        println!(
-            "{no:>3}  {found:>6}  {want:>7}  {:>8}  {expanded:>14}  {:>10.3} s  {:>6.1} M/s{flag}{note}",
-            root_estimate(*no),
-            secs,
-            *expanded as f64 / secs.max(1e-9) / 1e6
-        );
-    };
+    let print_noted = |line: &KorfLine, note: &str| print_line(line, root_estimate(line.0), note);
     let print = |line: &KorfLine| print_noted(line, "");
     // Every instance answered in this run or held by the results file, with its root estimate.
     let mut records: Vec<InstanceResult> = Vec::new();
-    println!("  #  length  optimum  estimate        expanded          time    rate");
+    println!("{TABLE_HEAD}");
     let results: Vec<KorfLine> = match run.split {
         Split::Boards => {
             // The library's batch: one instance per core, in order.
@@ -396,38 +489,47 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 .iter()
                 .map(|(_, b, _)| b.to_judge_line())
                 .collect();
-            let collected = solvers.collect(&texts, Some(shape), Collect { letters: false })?;
+            let collected =
+                solvers.collect(&texts, Some(run.set.shape()?), Collect { letters: false })?;
             let r: Result<Vec<_>> = instances
                 .iter()
                 .zip(collected)
                 .map(|(i, c)| from_batch(i, c))
                 .collect();
-            let r = r?;
+            // Instances an interrupt cut short are left out, not reported as at a budget.
+            let r: Vec<KorfLine> = r?
+                .into_iter()
+                .filter(|l| l.1.is_some() || !interrupted())
+                .collect();
             r.iter().for_each(print);
             r
         }
         Split::Tree => {
             let mut r = Vec::new();
-            let mut file = None;
-            if let Some(path) = &run.results {
-                let (f, held) = ResultsFile::open(path)?;
-                file = Some(f);
-                for (no, ..) in &instances {
-                    // The last solution the file holds for the instance, if any.
-                    if let Some(h) = held.iter().rev().find(|h| h.instance == *no && h.solved()) {
-                        let line = (h.instance, h.found, h.optimum, h.expanded, h.seconds);
-                        print_noted(&line, "  (earlier run)");
-                        r.push(line);
-                        // The estimate as this run's databases give it.
-                        records.push(InstanceResult {
-                            root_estimate: root_estimate(*no),
-                            ..h.clone()
-                        });
-                    }
+            let (matching, other): (Vec<&InstanceResult>, Vec<&InstanceResult>) = held
+                .iter()
+                .partition(|h| h.heuristic == heuristic && h.goal == form);
+            if !other.is_empty() {
+                eprintln!(
+                    "npuzzle: {} line(s) of the results file are from other databases or the other form; not counted",
+                    other.len()
+                );
+            }
+            for (no, ..) in &instances {
+                // The last solution the file holds for the instance, if any.
+                if let Some(h) = matching
+                    .iter()
+                    .rev()
+                    .find(|h| h.instance == *no && h.solved())
+                {
+                    let line = (h.instance, h.found, h.optimum, h.expanded, h.seconds);
+                    print_noted(&line, "  (earlier run)");
+                    r.push(line);
+                    records.push((*h).clone());
                 }
             }
             for i in &instances {
-                if run.summary || records.iter().any(|h| h.instance == i.0) {
+                if records.iter().any(|h| h.instance == i.0) {
                     continue;
                 }
                 let line = solve(i)?;
@@ -443,6 +545,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                     expanded: line.3,
                     seconds: line.4,
                     heuristic: heuristic.clone(),
+                    goal: form.to_string(),
                     root_estimate: root_estimate(i.0),
                     threads: global_threads(),
                     finished_at: std::time::SystemTime::now()
@@ -466,7 +569,10 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 .iter()
                 .map(|i| korf_line(i, one_core.solve(&i.1), &goal))
                 .collect();
-            let r = r?;
+            let r: Vec<KorfLine> = r?
+                .into_iter()
+                .filter(|l| l.1.is_some() || !interrupted())
+                .collect();
             r.iter().for_each(print);
             r
         }
@@ -505,37 +611,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         global_threads(),
         cpu
     );
-    if !records.is_empty() && records.len() < instances.len() {
-        let pending: Vec<usize> = instances
-            .iter()
-            .filter(|(no, ..)| !records.iter().any(|h| h.instance == *no))
-            .map(|(_, _, want)| *want)
-            .collect();
-        let solved: Vec<&InstanceResult> = records.iter().collect();
-        let spent: f64 = records.iter().fold(0.0, |s, r| s + r.seconds);
-        match project(&solved, &pending) {
-            Some(p) => println!(
-                "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, x{:.2} per move, one instance typically within x/{:.1} of the fit; each priced at the fit's mean)",
-                records.len(),
-                instances.len(),
-                human_seconds(spent),
-                pending.len(),
-                p.states,
-                human_seconds(p.seconds),
-                p.rate / 1e6,
-                human_seconds(spent + p.seconds),
-                p.growth,
-                p.spread
-            ),
-            None => println!(
-                "  solved {} of {} in {} of search; a projection for the other {} needs three solved instances of different optimal lengths",
-                records.len(),
-                instances.len(),
-                human_seconds(spent),
-                pending.len()
-            ),
-        }
-    }
+    print_projection(&records, &instances);
     if interrupted() {
         if let Some(path) = &run.results {
             eprintln!(
@@ -777,7 +853,11 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             pdb_dir,
             blank_last,
             split: Split::Tree,
-            instances: if all { (1..=50).collect() } else { instances },
+            instances: if all || summary {
+                (1..=50).collect()
+            } else {
+                instances
+            },
             budget,
             results,
             summary,

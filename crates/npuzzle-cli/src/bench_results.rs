@@ -8,7 +8,7 @@
 //! summary projects the rest (see [`project`]): states grow about geometrically with the
 //! optimal length, so a fit of `ln states` against it, priced at the measured rate.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -33,6 +33,9 @@ pub struct InstanceResult {
     pub seconds: f64,
     /// The heuristic: partition, databases and whether the reflected lookup was on.
     pub heuristic: String,
+    /// The form of the instances: `blank-first` (Korf's) or `blank-last`.
+    #[serde(default = "blank_first")]
+    pub goal: String,
     /// The heuristic's value at the start board.
     pub root_estimate: u32,
     /// Threads the search ran on.
@@ -41,6 +44,11 @@ pub struct InstanceResult {
     pub finished_at: u64,
     /// The npuzzle version that ran it.
     pub version: String,
+}
+
+/// The form lines written before the field existed were run in.
+fn blank_first() -> String {
+    "blank-first".into()
 }
 
 impl InstanceResult {
@@ -57,8 +65,9 @@ pub struct ResultsFile {
 }
 
 impl ResultsFile {
-    /// Opens (or creates) `path`, returning it and the results it already holds; unreadable
-    /// lines are reported on stderr by line number and skipped.
+    /// Opens (or creates) `path` for appending, returning it and the results it holds. A torn
+    /// last line (a write cut short) is reported and cut off; any other line that is not a
+    /// result is an error (the file is not a results file), so nothing else is ever appended to.
     pub fn open(path: &Path) -> Result<(ResultsFile, Vec<InstanceResult>)> {
         let mut file = OpenOptions::new()
             .read(true)
@@ -66,38 +75,19 @@ impl ResultsFile {
             .create(true)
             .open(path)
             .with_context(|| format!("opening the results file {}", path.display()))?;
-        let len = file
-            .metadata()
-            .with_context(|| format!("reading {}", path.display()))?
-            .len();
-        if len > MAX_FILE_BYTES {
-            anyhow::bail!(
-                "{} is {len} bytes: not a results file (they hold one short line per instance)",
+        let text = read_text(path, &mut file)?;
+        let (held, good) = parse(path, &text)?;
+        if good < text.len() {
+            eprintln!(
+                "npuzzle: {}: the last line was cut short (a run stopped mid-write); removed",
                 path.display()
             );
+            file.set_len(good as u64)
+                .with_context(|| format!("cutting the torn line off {}", path.display()))?;
         }
-        let mut text = String::new();
-        file.seek(SeekFrom::Start(0))
-            .and_then(|_| file.read_to_string(&mut text))
-            .with_context(|| format!("reading {} (it must be UTF-8 text)", path.display()))?;
-        let mut held = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            match serde_json::from_str::<InstanceResult>(line) {
-                Ok(r) => held.push(r),
-                Err(e) => eprintln!(
-                    "npuzzle: {} line {}: not a result ({e}); ignored",
-                    path.display(),
-                    i + 1
-                ),
-            }
-        }
-        if !text.is_empty() && !text.ends_with('\n') {
-            // A torn last line: start the next result on a line of its own.
-            file.write_all(b"\n")
-                .with_context(|| format!("writing {}", path.display()))?;
+        // A new file's name is made durable with its first line.
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            let _ = File::open(dir).and_then(|d| d.sync_all());
         }
         Ok((
             ResultsFile {
@@ -106,6 +96,14 @@ impl ResultsFile {
             },
             held,
         ))
+    }
+
+    /// The results `path` holds, without writing anything (a torn last line is left out).
+    pub fn read(path: &Path) -> Result<Vec<InstanceResult>> {
+        let mut file = File::open(path)
+            .with_context(|| format!("opening the results file {}", path.display()))?;
+        let text = read_text(path, &mut file)?;
+        Ok(parse(path, &text)?.0)
     }
 
     /// Appends `r` as one line and syncs it to disk.
@@ -117,6 +115,54 @@ impl ResultsFile {
             .and_then(|_| self.file.sync_data())
             .with_context(|| format!("appending to {}", self.path.display()))
     }
+}
+
+/// The whole of a results file (at most [`MAX_FILE_BYTES`]).
+fn read_text(path: &Path, file: &mut File) -> Result<String> {
+    let len = file
+        .metadata()
+        .with_context(|| format!("reading {}", path.display()))?
+        .len();
+    if len > MAX_FILE_BYTES {
+        bail!(
+            "{} is {len} bytes: not a results file (they hold one short line per instance)",
+            path.display()
+        );
+    }
+    let mut text = String::new();
+    file.seek(SeekFrom::Start(0))
+        .and_then(|_| file.read_to_string(&mut text))
+        .with_context(|| {
+            format!(
+                "reading {}: not a results file (not UTF-8 text)",
+                path.display()
+            )
+        })?;
+    Ok(text)
+}
+
+/// The results in `text`, and the length of the part that holds them: everything but a torn
+/// last line (one with no newline that does not read as a result).
+fn parse(path: &Path, text: &str) -> Result<(Vec<InstanceResult>, usize)> {
+    let mut held = Vec::new();
+    let mut at = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let complete = line.ends_with('\n');
+        let body = line.trim();
+        if !body.is_empty() {
+            match serde_json::from_str::<InstanceResult>(body) {
+                Ok(r) => held.push(r),
+                Err(_) if !complete => return Ok((held, at)),
+                Err(e) => bail!(
+                    "{} line {}: not a result ({e}); a results file holds only the JSON lines npuzzle writes",
+                    path.display(),
+                    i + 1
+                ),
+            }
+        }
+        at += line.len();
+    }
+    Ok((held, at))
 }
 
 /// What the instances not yet solved are expected to cost.
@@ -205,6 +251,7 @@ mod tests {
             expanded,
             seconds: expanded as f64 / 1e6,
             heuristic: "test".into(),
+            goal: "blank-first".into(),
             root_estimate: root,
             threads: 2,
             finished_at: 0,
@@ -222,8 +269,12 @@ mod tests {
     }
 
     #[test]
-    fn a_file_survives_a_torn_line_and_keeps_appending() {
+    fn a_torn_last_line_is_cut_off_and_any_other_bad_line_refused() {
         let path = scratch("torn").join("r.jsonl");
+        assert!(
+            ResultsFile::read(&path).is_err(),
+            "a missing file is no summary"
+        );
         let (mut f, held) = ResultsFile::open(&path).unwrap();
         assert!(held.is_empty());
         f.append(&result(1, 95, 81, 1000)).unwrap();
@@ -232,12 +283,28 @@ mod tests {
         let mut raw = OpenOptions::new().append(true).open(&path).unwrap();
         raw.write_all(b"{\"instance\": 2, \"opt").unwrap();
         drop(raw);
+        // Reading leaves it; opening to append cuts it off.
+        assert_eq!(
+            ResultsFile::read(&path).unwrap(),
+            vec![result(1, 95, 81, 1000)]
+        );
+        assert!(std::fs::read_to_string(&path).unwrap().ends_with("\"opt"));
         let (mut f, held) = ResultsFile::open(&path).unwrap();
         assert_eq!(held, vec![result(1, 95, 81, 1000)]);
         f.append(&result(3, 97, 83, 2000)).unwrap();
         drop(f);
         let (_, held) = ResultsFile::open(&path).unwrap();
         assert_eq!(held, vec![result(1, 95, 81, 1000), result(3, 97, 83, 2000)]);
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 2);
+        // Notes, or any complete line that is not a result: not a results file, left alone.
+        let notes = scratch("notes").join("n.txt");
+        std::fs::write(&notes, "my notes\nline two\n").unwrap();
+        let e = ResultsFile::open(&notes).err().unwrap().to_string();
+        assert!(e.contains("line 1: not a result"), "{e}");
+        assert_eq!(
+            std::fs::read_to_string(&notes).unwrap(),
+            "my notes\nline two\n"
+        );
     }
 
     #[test]

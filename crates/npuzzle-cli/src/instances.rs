@@ -18,6 +18,15 @@ pub enum KorfSet {
 }
 
 impl KorfSet {
+    /// The board size of the set.
+    pub fn shape(self) -> Result<Shape> {
+        let side = match self {
+            KorfSet::Fifteen | KorfSet::Fifteen80 => 4,
+            KorfSet::TwentyFour => 5,
+        };
+        Ok(Shape::new(side, side)?)
+    }
+
     /// The benchmark's name (`bench korf100`, `bench korf24`).
     pub fn name(self) -> &'static str {
         match self {
@@ -37,34 +46,29 @@ pub fn korf100_instances(blank_last: bool) -> Result<Vec<(usize, Board, usize)>>
 /// One of Korf's instance sets with the published optimal lengths, in Korf's own form (blank
 /// first) or in the blank-last form (same optimal lengths).
 pub fn korf_instances(set: KorfSet, blank_last: bool) -> Result<Vec<(usize, Board, usize)>> {
-    let (shape, boards, lengths) = match (set, blank_last) {
+    let shape = set.shape()?;
+    let (boards, lengths) = match (set, blank_last) {
         (KorfSet::Fifteen, true) => (
-            Shape::new(4, 4)?,
             include_str!("../data/korf100_blank_last.txt"),
             include_str!("../data/korf100_opt.txt"),
         ),
         (KorfSet::Fifteen, false) => (
-            Shape::new(4, 4)?,
             include_str!("../data/korf100.txt"),
             include_str!("../data/korf100_opt.txt"),
         ),
         (KorfSet::TwentyFour, true) => (
-            Shape::new(5, 5)?,
             include_str!("../data/korf24_50_blank_last.txt"),
             include_str!("../data/korf24_50_opt.txt"),
         ),
         (KorfSet::TwentyFour, false) => (
-            Shape::new(5, 5)?,
             include_str!("../data/korf24_50.txt"),
             include_str!("../data/korf24_50_opt.txt"),
         ),
         (KorfSet::Fifteen80, true) => (
-            Shape::new(4, 4)?,
             include_str!("../data/fifteen80.txt"),
             include_str!("../data/fifteen80_opt.txt"),
         ),
         (KorfSet::Fifteen80, false) => (
-            Shape::new(4, 4)?,
             include_str!("../data/fifteen80_blank_first.txt"),
             include_str!("../data/fifteen80_opt.txt"),
         ),

@@ -1,7 +1,7 @@
 //! Pattern databases from the command line: where they are cached, loading or building them
 //! for `solve` (with a progress bar), and `npuzzle pdb build|info|verify`.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle::heuristic::pdb_file::{HEADER_LEN, PdbCache, read_header};
@@ -248,6 +248,9 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 return build_table(&goal, force, pdb_dir);
             }
             if best {
+                if Partition::default_for(goal.shape()).is_none() {
+                    bail!("no pattern databases for {} boards", goal.shape());
+                }
                 let memory = npuzzle::space::default_max_memory();
                 let p = Partition::best_for(goal.shape(), memory).with_context(|| {
                     format!(
@@ -256,6 +259,12 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                         npuzzle::heuristic::pdb_set::human_bytes(memory)
                     )
                 })?;
+                eprintln!(
+                    "npuzzle: --best: {} is the strongest {} partition that builds within {} of memory",
+                    p.name,
+                    goal.shape(),
+                    npuzzle::heuristic::pdb_set::human_bytes(memory)
+                );
                 partition = Some(p.name);
             }
             let canonical = Canonical::of(&goal).goal;

@@ -1155,17 +1155,14 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("korf24.jsonl");
-    // An earlier run solved instance 1, then died mid-line.
-    let held = r#"{"instance":1,"optimum":95,"found":95,"expanded":1223184415,"seconds":29.5,"heuristic":"6-6-6-6","root_estimate":85,"threads":2,"finished_at":0,"version":"0.1.0"}"#;
-    std::fs::write(&file, format!("{held}\n{{\"instance\":3,\"opt")).unwrap();
     let f = file.to_str().unwrap();
-    let run = || {
+    let run = |instances: &str| {
         npuzzle(
             &[
                 "bench",
                 "korf24",
                 "--instances",
-                "1,25",
+                instances,
                 "--budget",
                 "0.2",
                 "--partition",
@@ -1176,38 +1173,81 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
             "",
         )
     };
-    let o = run();
+    let lines = || -> Vec<serde_json::Value> {
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    // A first run records instance 25 (solved at 81, or stopped at the budget).
+    let o = run("25");
     assert!(o.status.success(), "{}", stderr(&o));
-    let out = stdout(&o);
-    assert!(out.contains("(earlier run)"), "{out}");
+    let first = lines();
+    assert_eq!(first.len(), 1, "{first:?}");
+    let r = &first[0];
+    assert_eq!(
+        (r["instance"].as_u64(), r["optimum"].as_u64()),
+        (Some(25), Some(81))
+    );
+    assert!(r["found"].is_null() || r["found"] == 81);
+    assert!(r["expanded"].as_u64().unwrap() > 0);
+    assert_eq!(r["goal"], "blank-first");
+    let heuristic = r["heuristic"].as_str().unwrap().to_string();
+    assert!(heuristic.starts_with("blocks-4 ["), "{heuristic}");
+    // An earlier run of these databases solved instance 1; one of other databases solved 2;
+    // then a run died mid-line.
+    let line = |no: u32, opt: u32, heuristic: &str| {
+        format!(
+            r#"{{"instance":{no},"optimum":{opt},"found":{opt},"expanded":1000,"seconds":1.0,"heuristic":"{heuristic}","goal":"blank-first","root_estimate":80,"threads":2,"finished_at":0,"version":"0"}}"#
+        )
+    };
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str(&line(1, 95, &heuristic));
+    text.push('\n');
+    text.push_str(&line(2, 96, "6-6-6-6"));
+    text.push_str("\n{\"instance\":3,\"opt");
+    std::fs::write(&file, &text).unwrap();
+    // --summary writes nothing and loads nothing.
+    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
+    assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("line 2: not a result"),
+        stdout(&o).contains("line(s) of other databases or form not counted"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    // A run of blocks-4 skips 1, searches 2 (the 6-6-6-6 line does not count), and cuts the
+    // torn line off before appending.
+    let o = run("1,2");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("(earlier run)"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("cut short"), "{}", stderr(&o));
+    let after = lines();
+    assert_eq!(after.len(), 4, "{after:?}");
+    assert_eq!(after[3]["instance"], 2);
+    assert_eq!(after[3]["heuristic"], heuristic.as_str());
+    // Anything else is not a results file, and is left alone.
+    let notes = dir.join("notes.txt");
+    std::fs::write(&notes, "my notes\n").unwrap();
+    let o = npuzzle(
+        &[
+            "bench",
+            "korf24",
+            "--instances",
+            "40",
+            "--results",
+            notes.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("line 1: not a result"),
         "{}",
         stderr(&o)
     );
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&file)
-        .unwrap()
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
-    // Instance 1 untouched, instance 25 searched and recorded (solved at 81 or at the budget).
-    assert_eq!(lines.len(), 2, "{lines:?}");
-    assert_eq!(lines[1]["instance"], 25);
-    assert_eq!(lines[1]["optimum"], 81);
-    assert!(lines[1]["found"].is_null() || lines[1]["found"] == 81);
-    assert!(
-        lines[1]["heuristic"]
-            .as_str()
-            .unwrap()
-            .starts_with("blocks-4")
-    );
-    assert!(lines[1]["expanded"].as_u64().unwrap() > 0);
-    // A second run skips instance 1 again, and 25 only once it is solved.
-    let o = run();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let again = std::fs::read_to_string(&file).unwrap().lines().count();
-    let solved_25 = lines[1]["found"] == 81;
-    assert_eq!(again, if solved_25 { 3 } else { 4 });
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

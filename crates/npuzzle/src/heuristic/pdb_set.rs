@@ -679,6 +679,20 @@ impl PdbSet {
         &self.partition
     }
 
+    /// One line naming the set: the partition, each database's tiles and, when it is taken,
+    /// the reflected lookup (e.g. `6-6-6-6 [1, 2, 3, 6, 7, 8] … +reflection`); results files
+    /// record it, so runs over different databases are told apart.
+    pub fn describe(&self) -> String {
+        let mut text = self.partition.name.clone();
+        for db in &self.dbs {
+            text.push_str(&format!(" {:?}", db.tiles()));
+        }
+        if self.reflection.is_some() {
+            text.push_str(" +reflection");
+        }
+        text
+    }
+
     /// The databases, one per pattern.
     pub fn databases(&self) -> &[Arc<PatternDb>] {
         &self.dbs
