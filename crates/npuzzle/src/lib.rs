@@ -43,6 +43,7 @@ pub mod solver;
 pub mod space;
 pub mod symmetry;
 pub mod table;
+pub(crate) mod zeroed;
 
 pub use board::{BLANK, Board, BoardError, Move, Shape, Tile};
 pub use heuristic::pdb_set::Building;

@@ -174,9 +174,9 @@ fn partitions_are_checked() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("blocks-K") && !e.contains("7-8"), "{e}");
-    // 7 tiles on 4x5 (5.1 GB while building) is allowed, 7 on 5x5 (31 GB) is not
-    assert!(Partition::parse("blocks-7", Shape::new(4, 5).unwrap()).is_ok());
-    assert!(Partition::parse("blocks-7", five).is_err());
+    // 7 tiles on 5x5 (12.7 GB while building) is allowed, 8 on 4x5 (26.7 GB) is not
+    assert!(Partition::parse("blocks-7", five).is_ok());
+    assert!(Partition::parse("blocks-8", Shape::new(4, 5).unwrap()).is_err());
     let source = PdbSource {
         partition: Some("blocks-8".into()),
         build: Building::Always,

@@ -8,18 +8,22 @@
 //! the blank slides through cells not holding pattern tiles at no cost, so every blank cell of
 //! one connected free region is equivalent. A layered breadth-first search runs from the goal;
 //! layer `d` holds the states first reached with `d` pattern-tile moves. Per partial-permutation
-//! rank it keeps a mask of the free cells already visited (a whole region is marked at
-//! once) and a mask of the current and next frontier, all atomics, so both cores scan the rank
-//! range in parallel. An entry is the first layer that reaches its rank. For boards up to 32
-//! cells (masks of 16 bits up to 16 cells, 32 bits beyond): the 8-tile 4×4 database
-//! (518,918,400 ranks) needs about 3.6 GB while building, a 6-tile 5×5 one (127,512,000 ranks)
-//! about 1.7 GB.
+//! rank it keeps one mask of the free cells already visited (a whole region is marked at once),
+//! atomic so both cores scan the rank range in parallel, and per layer one bit per rank: which
+//! ranks the layer reached. Expanding a rank expands all its visited regions (the older ones only
+//! lead to visited states, and most ranks have a single region); a region is never added to a
+//! rank while its layer is expanded, since every tile move flips the parity of the pattern's
+//! cell colours. An entry is the first layer that reaches its rank.
+//! That is 1 entry byte, one mask (2 bytes up to 16 cells, 4 up to 32) and a quarter byte per
+//! rank: the 8-tile 4×4 database (518,918,400 ranks) needs about 1.7 GB while building, a 6-tile
+//! 5×5 one (127,512,000 ranks) 0.7 GB, a 7-tile 5×5 one (2,422,728,000 ranks) 12.7 GB.
 //!
 //! **Lookup.** The index is [`rank_partial`] of the pattern tiles'
 //! cells in pattern order; one byte per entry.
 
 use crate::board::{BLANK, Board, Shape, Tile};
 use crate::rank::{permutations_count, rank_partial, unrank_partial};
+use crate::zeroed::{ZeroValid, Zeroed};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use thiserror::Error;
@@ -30,15 +34,18 @@ pub const MAX_PDB_CELLS: usize = 32;
 /// Largest pattern (8 tiles on 4×4 is 518,918,400 entries).
 pub const MAX_PATTERN_TILES: usize = 8;
 
-/// Most memory one database build may take (8 GiB): the 8-tile 4×4 database needs 3.6 GB, a
-/// 7-tile 4×5 one 5.1 GB; a 7-tile 5×5 one (31 GB) is refused before anything is allocated.
-pub const MAX_BUILD_BYTES: u64 = 8 << 30;
+/// Most memory one database build may take (14 GiB): the 8-tile 4×4 database needs 1.7 GB, a
+/// 7-tile 5×5 one 12.7 GB; an 8-tile 4×5 one (26.7 GB) is refused before anything is allocated.
+pub const MAX_BUILD_BYTES: u64 = 14 << 30;
 
-/// Bytes a build of a `k`-tile database on a board of `n` cells holds at its peak: one entry
-/// byte and three cell masks (2 bytes each up to 16 cells, 4 beyond) per rank.
+/// Bytes a build of a `k`-tile database on a board of `n` cells holds at its peak: per rank one
+/// entry byte, one cell mask (2 bytes up to 16 cells, 4 beyond) and two layer bits.
 pub(crate) fn build_bytes(n: usize, k: usize) -> u64 {
     let mask = if n <= 16 { 2 } else { 4 };
-    permutations_count(n, k).saturating_mul(1 + 3 * mask)
+    let ranks = permutations_count(n, k);
+    ranks
+        .saturating_mul(1 + mask)
+        .saturating_add(ranks.div_ceil(4))
 }
 
 /// Entry value of a rank no layer reached (impossible for a connected board).
@@ -173,20 +180,15 @@ fn neighbour_masks(shape: Shape) -> Vec<u32> {
 
 /// A per-rank cell mask shared by the build threads: 16 bits where the board allows (half the
 /// memory of the 4×4 8-tile build), 32 bits beyond.
-trait MaskCell: Send + Sync {
-    fn zero() -> Self;
+trait MaskCell: ZeroValid {
     fn get(&self) -> u32;
     /// ORs `m` in; returns the mask before.
     fn or(&self, m: u32) -> u32;
-    fn clear(&self);
 }
 
 macro_rules! mask_cell {
     ($atomic:ty, $int:ty) => {
         impl MaskCell for $atomic {
-            fn zero() -> Self {
-                <$atomic>::new(0)
-            }
             #[inline]
             fn get(&self) -> u32 {
                 self.load(Ordering::Relaxed) as u32
@@ -195,14 +197,51 @@ macro_rules! mask_cell {
             fn or(&self, m: u32) -> u32 {
                 self.fetch_or(m as $int, Ordering::Relaxed) as u32
             }
-            fn clear(&self) {
-                self.store(0, Ordering::Relaxed)
-            }
         }
     };
 }
 mask_cell!(AtomicU16, u16);
 mask_cell!(AtomicU32, u32);
+
+/// One bit per rank, set by any build thread: a breadth-first layer.
+struct RankBits {
+    words: Zeroed<AtomicU64>,
+}
+
+impl RankBits {
+    fn new(ranks: usize) -> Result<RankBits, PdbError> {
+        Ok(RankBits {
+            words: zeroed(ranks.div_ceil(64))?,
+        })
+    }
+
+    #[inline]
+    fn get(&self, r: usize) -> bool {
+        self.words.atomics()[r / 64].load(Ordering::Relaxed) & 1 << (r % 64) != 0
+    }
+
+    #[inline]
+    fn set(&self, r: usize) {
+        self.words.atomics()[r / 64].fetch_or(1 << (r % 64), Ordering::Relaxed);
+    }
+
+    fn clear(&self) {
+        self.words
+            .atomics()
+            .par_iter()
+            .for_each(|w| w.store(0, Ordering::Relaxed));
+    }
+}
+
+/// `len` zero atomics for a build, or the error naming the memory it could not get.
+fn zeroed<A: ZeroValid>(len: usize) -> Result<Zeroed<A>, PdbError> {
+    Zeroed::new(len).ok_or_else(|| {
+        PdbError::Unsupported(format!(
+            "the system gave no {} of memory for a pattern database build",
+            super::pdb_set::human_bytes((len * std::mem::size_of::<A>()) as u64)
+        ))
+    })
+}
 
 /// The free region containing `start` (flood fill over `free`).
 #[inline]
@@ -239,6 +278,17 @@ impl PatternDb {
         stop: Option<&AtomicBool>,
     ) -> Result<PatternDb, PdbError> {
         check_pattern(goal, tiles)?;
+        let needed = build_bytes(goal.shape().cells(), tiles.len());
+        let usable = crate::zeroed::default_max_memory();
+        if needed > usable {
+            return Err(PdbError::Unsupported(format!(
+                "building the database of tiles {tiles:?} on {} needs {} of memory; this \
+                 machine has {} to spare (three quarters of what it reports available)",
+                goal.shape(),
+                super::pdb_set::human_bytes(needed),
+                super::pdb_set::human_bytes(usable)
+            )));
+        }
         let entries = if goal.shape().cells() <= 16 {
             Self::layers::<AtomicU16>(goal, tiles, progress, stop)?
         } else {
@@ -267,11 +317,13 @@ impl PatternDb {
             .map_err(|_| PdbError::Unsupported("database too large".into()))?;
         let full: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
         let neighbours = neighbour_masks(shape);
-        let zeros = || (0..size).map(|_| M::zero()).collect::<Vec<M>>();
-        let visited = zeros();
-        let mut frontier = zeros();
-        let mut next = zeros();
-        let entries: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(UNSET)).collect();
+        let visited_cells = zeroed::<M>(size)?;
+        let visited = visited_cells.atomics();
+        let mut frontier = RankBits::new(size)?;
+        let mut next = RankBits::new(size)?;
+        // Entries are stored plus one, so that the zeroed memory reads as "not reached".
+        let stored = zeroed::<AtomicU8>(size)?;
+        let entries = stored.atomics();
 
         let home: Vec<u8> = tiles
             .iter()
@@ -281,65 +333,76 @@ impl PatternDb {
         let occupied0 = home.iter().fold(0u32, |m, &p| m | 1 << p);
         let reg0 = region(&neighbours, full & !occupied0, goal.blank());
         visited[r0].or(reg0);
-        frontier[r0].or(1 << goal.blank());
-        entries[r0].store(0, Ordering::Relaxed);
+        frontier.set(r0);
+        entries[r0].store(1, Ordering::Relaxed);
         let filled = AtomicU64::new(1);
 
-        const CHUNK: usize = 1 << 14;
+        // Ranks in words of 64; a chunk of words is one unit of parallel work.
+        const CHUNK_WORDS: usize = 1 << 8;
         for depth in 0u32.. {
             let reached = AtomicU64::new(0);
             let d1 = (depth + 1).min(UNSET as u32 - 1) as u8;
             frontier
-                .par_chunks(CHUNK)
+                .words
+                .atomics()
+                .par_chunks(CHUNK_WORDS)
                 .enumerate()
-                .for_each(|(chunk_no, chunk)| {
+                .for_each(|(chunk_no, words)| {
                     let mut pos = [0u8; MAX_PATTERN_TILES];
                     let mut moved = [0u8; MAX_PATTERN_TILES];
                     let (mut new_states, mut new_entries) = (0u64, 0u64);
-                    for (i, f) in chunk.iter().enumerate() {
-                        let mut reps = f.get();
-                        if reps == 0 {
-                            continue;
-                        }
-                        let r = (chunk_no * CHUNK + i) as u64;
-                        unrank_partial(r, n, &mut pos[..k]);
-                        let occupied = pos[..k].iter().fold(0u32, |m, &p| m | 1 << p);
-                        let free = full & !occupied;
-                        while reps != 0 {
-                            let rep = reps.trailing_zeros() as usize;
-                            reps &= reps - 1;
-                            let reg = region(&neighbours, free, rep);
-                            for ti in 0..k {
-                                let from = pos[ti] as usize;
-                                let mut targets = neighbours[from] & reg;
-                                while targets != 0 {
-                                    let to = targets.trailing_zeros() as usize;
-                                    targets &= targets - 1;
-                                    moved[..k].copy_from_slice(&pos[..k]);
-                                    moved[ti] = to as u8;
-                                    let r2 = rank_partial(&moved[..k], n) as usize;
-                                    // The blank is now where the tile was.
-                                    if visited[r2].get() & (1 << from) != 0 {
-                                        continue;
-                                    }
-                                    let free2 = (free & !(1 << to)) | 1 << from;
-                                    let reg2 = region(&neighbours, free2, from);
-                                    let before = visited[r2].or(reg2);
-                                    if before & (1 << from) != 0 {
-                                        continue; // another thread got there first
-                                    }
-                                    next[r2].or(1 << from);
-                                    new_states += 1;
-                                    if entries[r2]
-                                        .compare_exchange(
-                                            UNSET,
-                                            d1,
-                                            Ordering::Relaxed,
-                                            Ordering::Relaxed,
-                                        )
-                                        .is_ok()
-                                    {
-                                        new_entries += 1;
+                    for (w, word) in words.iter().enumerate() {
+                        let mut bits = word.load(Ordering::Relaxed);
+                        while bits != 0 {
+                            let r =
+                                (chunk_no * CHUNK_WORDS + w) * 64 + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            unrank_partial(r as u64, n, &mut pos[..k]);
+                            let occupied = pos[..k].iter().fold(0u32, |m, &p| m | 1 << p);
+                            let free = full & !occupied;
+                            // Every region of the rank: those reached before this layer only
+                            // lead to visited states. None is being added while the layer runs:
+                            // a tile move flips the parity of the pattern's cell colours (the
+                            // board is a chequerboard), so all regions of one rank lie at
+                            // depths of one parity, and this layer adds only the other.
+                            let mut reps = visited[r].get();
+                            while reps != 0 {
+                                let rep = reps.trailing_zeros() as usize;
+                                let reg = region(&neighbours, free, rep);
+                                reps &= !reg;
+                                for ti in 0..k {
+                                    let from = pos[ti] as usize;
+                                    let mut targets = neighbours[from] & reg;
+                                    while targets != 0 {
+                                        let to = targets.trailing_zeros() as usize;
+                                        targets &= targets - 1;
+                                        moved[..k].copy_from_slice(&pos[..k]);
+                                        moved[ti] = to as u8;
+                                        let r2 = rank_partial(&moved[..k], n) as usize;
+                                        // The blank is now where the tile was.
+                                        if visited[r2].get() & (1 << from) != 0 {
+                                            continue;
+                                        }
+                                        let free2 = (free & !(1 << to)) | 1 << from;
+                                        let reg2 = region(&neighbours, free2, from);
+                                        debug_assert!(!frontier.get(r2), "parity");
+                                        let before = visited[r2].or(reg2);
+                                        if before & (1 << from) != 0 {
+                                            continue; // another thread got there first
+                                        }
+                                        next.set(r2);
+                                        new_states += 1;
+                                        if entries[r2]
+                                            .compare_exchange(
+                                                0,
+                                                d1 + 1,
+                                                Ordering::Relaxed,
+                                                Ordering::Relaxed,
+                                            )
+                                            .is_ok()
+                                        {
+                                            new_entries += 1;
+                                        }
                                     }
                                 }
                             }
@@ -357,10 +420,13 @@ impl PatternDb {
                 return Err(PdbError::Stopped);
             }
             std::mem::swap(&mut frontier, &mut next);
-            next.par_iter().for_each(M::clear);
+            next.clear();
         }
-        drop((visited, frontier, next));
-        Ok(entries.into_iter().map(AtomicU8::into_inner).collect())
+        drop((visited_cells, frontier, next));
+        Ok(entries
+            .par_iter()
+            .map(|e| e.load(Ordering::Relaxed).wrapping_sub(1))
+            .collect())
     }
 
     /// The board shape.
@@ -482,6 +548,11 @@ impl PatternDb {
             unrank_partial(r, n, &mut pos[..k]);
             let here = entries[r as usize];
             if here == UNSET {
+                // A pattern of every tile leaves the placements of the other permutation
+                // parity unreached; any other entry is reached on a connected board.
+                if k + 1 == n && !self.reachable(&pos[..k]) {
+                    continue;
+                }
                 return Err(format!("entry {r} was never reached"));
             }
             around(&pos[..k], here)?;
@@ -489,12 +560,28 @@ impl PatternDb {
         Ok(())
     }
 
-    /// Largest entry and mean entry.
+    /// Whether the board with the pattern's tiles on `cells` and the blank on the cell left
+    /// can reach the goal (for a pattern of every tile).
+    fn reachable(&self, cells: &[u8]) -> bool {
+        let n = self.shape.cells();
+        let mut board = vec![BLANK; n];
+        for (&t, &c) in self.tiles.iter().zip(cells) {
+            board[c as usize] = t;
+        }
+        Board::new(self.shape, &board)
+            .and_then(|b| crate::parity::is_solvable(&b, &self.goal))
+            .unwrap_or(false)
+    }
+
+    /// Largest entry and mean entry, over the placements reached.
     pub fn summary(&self) -> (u8, f64) {
-        let e = self.entries();
-        let max = e.iter().copied().filter(|&v| v != UNSET).max().unwrap_or(0);
-        let sum: u64 = e.iter().map(|&v| v as u64).sum();
-        (max, sum as f64 / e.len().max(1) as f64)
+        let (mut max, mut sum, mut count) = (0u8, 0u64, 0u64);
+        for &v in self.entries().iter().filter(|&&v| v != UNSET) {
+            max = max.max(v);
+            sum += v as u64;
+            count += 1;
+        }
+        (max, sum as f64 / count.max(1) as f64)
     }
 }
 
@@ -502,6 +589,7 @@ impl PatternDb {
 mod tests {
     use super::*;
     use crate::table::Table;
+    use std::sync::Mutex;
 
     fn quiet(_: u32, _: u64, _: u64, _: u64) {}
 
@@ -552,6 +640,8 @@ mod tests {
         let table = Table::eight();
         let goal = table.goal().clone();
         let db = PatternDb::build(&goal, &[1, 2, 3, 4, 5, 6, 7, 8], &quiet).unwrap();
+        // Half the placements (the other parity) are never reached, and that is sound.
+        db.check_semantics().unwrap();
         for b in Board::every(goal.shape()) {
             if let Some(d) = table.distance(&b) {
                 assert_eq!(db.lookup(&b), d, "{b:?}");
@@ -586,6 +676,101 @@ mod tests {
                 beats_manhattan += (sum > m) as u32;
             }
             assert!(beats_manhattan > 1000, "{partition:?}");
+        }
+    }
+
+    /// The database by a plain 0-1 breadth-first search over (pattern cells, blank cell) with
+    /// free blank moves: no regions, no ranks, no sharing between threads. Also the number of
+    /// (pattern cells, free region) states first reached at each distance, what the builder
+    /// reports per layer.
+    fn reference_entries(
+        goal: &Board,
+        tiles: &[Tile],
+    ) -> (std::collections::HashMap<Vec<u8>, u8>, Vec<u64>) {
+        use std::collections::{HashMap, VecDeque};
+        let shape = goal.shape();
+        let home: Vec<u8> = tiles
+            .iter()
+            .map(|&t| goal.position_of(t).unwrap() as u8)
+            .collect();
+        let mut dist: HashMap<(Vec<u8>, u8), u8> = HashMap::new();
+        let mut queue = VecDeque::from([(home, goal.blank() as u8, 0u8)]);
+        while let Some((pos, blank, d)) = queue.pop_front() {
+            if dist.contains_key(&(pos.clone(), blank)) {
+                continue;
+            }
+            dist.insert((pos.clone(), blank), d);
+            for m in crate::board::Move::ALL {
+                let Some(next) = shape.neighbour(blank as usize, m) else {
+                    continue;
+                };
+                let mut moved = pos.clone();
+                match pos.iter().position(|&p| p as usize == next) {
+                    // A pattern tile slides into the blank: one move.
+                    Some(i) => {
+                        moved[i] = blank;
+                        queue.push_back((moved, next as u8, d + 1));
+                    }
+                    // Any other tile: free.
+                    None => queue.push_front((moved, next as u8, d)),
+                }
+            }
+        }
+        // Every blank cell of one free region has the same distance (its moves are free), so
+        // a region is counted once, at its lowest blank cell.
+        let neighbours = neighbour_masks(shape);
+        let mut layers = vec![0u64; 256];
+        let mut best: HashMap<Vec<u8>, u8> = HashMap::new();
+        for ((pos, blank), &d) in &dist {
+            let occupied = pos.iter().fold(0u32, |m, &p| m | 1 << p);
+            let free = ((1u64 << shape.cells()) - 1) as u32 & !occupied;
+            if region(&neighbours, free, *blank as usize).trailing_zeros() == *blank as u32 {
+                layers[d as usize] += 1;
+            }
+            let e = best.entry(pos.clone()).or_insert(d);
+            *e = (*e).min(d);
+        }
+        while layers.last() == Some(&0) {
+            layers.pop();
+        }
+        (best, layers)
+    }
+
+    #[test]
+    fn entries_equal_a_plain_search_where_the_free_cells_fall_apart() {
+        // Small boards where pattern tiles often cut the free cells into several regions
+        // (narrow boards, corners), with goals whose blank is not in a corner too.
+        for (goal, tiles) in [
+            ("1 2 3 4 x 5 6 7 8", vec![1, 2, 3, 4]),
+            ("1 2 3 4 5 6 7 8 x", vec![2, 4, 6, 8]),
+            ("1 2 3 4 5 6 7 8 9 x", vec![1, 2, 6, 7]),
+            ("1 2 3 4 5 6 7 8 9 x", vec![3, 4, 5, 8, 9]),
+            ("1 2 x 3 4 5 6 7 8 9 10 11", vec![1, 4, 6, 9, 11]),
+        ] {
+            let cells: Vec<Tile> = goal
+                .split(' ')
+                .map(|t| if t == "x" { BLANK } else { t.parse().unwrap() })
+                .collect();
+            let shape = match cells.len() {
+                9 => Shape::new(3, 3),
+                10 => Shape::new(5, 2),
+                _ => Shape::new(4, 3),
+            }
+            .unwrap();
+            let goal = Board::new(shape, &cells).unwrap();
+            let layers = Mutex::new(vec![1u64]);
+            let record = |_: u32, states: u64, _: u64, _: u64| {
+                layers.lock().unwrap().push(states);
+            };
+            let db = PatternDb::build(&goal, &tiles, &record).unwrap();
+            let (reference, reference_layers) = reference_entries(&goal, &tiles);
+            let mut layers = layers.into_inner().unwrap();
+            assert_eq!(layers.pop(), Some(0)); // the empty last layer
+            assert_eq!(layers, reference_layers, "{goal:?} {tiles:?}");
+            assert_eq!(reference.len(), db.len(), "{goal:?} {tiles:?}");
+            for (pos, d) in reference {
+                assert_eq!(db.lookup_cells(&pos), d, "{goal:?} {tiles:?} {pos:?}");
+            }
         }
     }
 }

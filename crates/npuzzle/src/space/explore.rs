@@ -10,6 +10,7 @@ use super::index::{MAX_SPACE_CELLS, SpaceIndex};
 use super::sweep::{Sweep, SweepEvent, TwoBits};
 use crate::board::{BLANK, Board, Shape, Tile};
 use crate::heuristic::pdb_set::human_bytes;
+pub use crate::zeroed::default_max_memory;
 use serde::Serialize;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -111,19 +112,6 @@ pub struct Report {
 /// to number.
 pub fn explore_memory(shape: Shape) -> Option<u64> {
     SpaceIndex::new(shape, shape.cells() - 1).map(|i| TwoBits::bytes_for(i.states()))
-}
-
-/// The memory a search may take by default: three quarters of what the system reports
-/// available (`MemAvailable`), or 4 GiB where that cannot be read.
-pub fn default_max_memory() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|m| {
-            m.lines()
-                .find_map(|l| l.strip_prefix("MemAvailable:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        })
-        .map_or(4 << 30, |kb| kb * 1024 / 4 * 3)
 }
 
 /// Explores every state that can reach `goal` (any goal of at most [`MAX_SPACE_CELLS`]

@@ -9,6 +9,7 @@
 //! only the counts and the last layer) run this search.
 
 use super::index::SpaceIndex;
+use crate::zeroed::Zeroed;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -18,56 +19,18 @@ const DONE: u64 = 3;
 const CHUNK_WORDS: usize = 1 << 16;
 const LOW_BITS: u64 = 0x5555_5555_5555_5555;
 
-/// An array of two-bit entries, 32 to a word, shared by the threads of a search: zeroed
-/// memory of its own (a zero word is a valid `AtomicU64`), mapped lazily from the system and,
-/// for arrays of gigabytes probed at random, asked for huge pages on 2 MiB boundaries.
+/// An array of two-bit entries, 32 to a word, shared by the threads of a search (zeroed, in
+/// huge pages: see [`crate::zeroed`]).
 pub(crate) struct TwoBits {
-    ptr: std::ptr::NonNull<AtomicU64>,
-    words: usize,
-    /// Bytes mapped (`words · 8` rounded up to whole huge pages).
-    mapped: usize,
+    words: Zeroed<AtomicU64>,
 }
-
-// SAFETY: the array is only reached through `&[AtomicU64]`, which is `Send` and `Sync`.
-unsafe impl Send for TwoBits {}
-// SAFETY: as above.
-unsafe impl Sync for TwoBits {}
-
-const HUGE_PAGE: usize = 2 << 20;
 
 impl TwoBits {
     /// `entries` entries, all 0; `None` when the system cannot give that much memory.
     pub(crate) fn zeroed(entries: u64) -> Option<TwoBits> {
         let words = usize::try_from(entries.div_ceil(32).max(1)).ok()?;
-        let mapped = words.checked_mul(8)?.checked_next_multiple_of(HUGE_PAGE)?;
-        // SAFETY: a fresh private anonymous mapping (zero-filled by the kernel as touched);
-        // its result is checked before use.
-        let ptr = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                mapped,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if ptr == libc::MAP_FAILED {
-            return None;
-        }
-        // Huge pages spare most TLB misses of random probes (advice only; the length is whole
-        // huge pages and the kernel aligns what it can inside the mapping).
-        #[cfg(target_os = "linux")]
-        if mapped >= 8 * HUGE_PAGE {
-            // SAFETY: advice on the mapping made above; it changes no contents.
-            unsafe {
-                libc::madvise(ptr, mapped, libc::MADV_HUGEPAGE);
-            }
-        }
         Some(TwoBits {
-            ptr: std::ptr::NonNull::new(ptr as *mut AtomicU64)?,
-            words,
-            mapped,
+            words: Zeroed::new(words)?,
         })
     }
 
@@ -78,9 +41,7 @@ impl TwoBits {
 
     /// The words, for threads to read and update.
     pub(crate) fn atomic(&self) -> &[AtomicU64] {
-        // SAFETY: `words` zero-initialised (valid) `AtomicU64`s, page-aligned, mapped for
-        // as long as `self` lives.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.words) }
+        self.words.atomics()
     }
 
     /// The words, copied out (for a table that keeps them).
@@ -92,15 +53,6 @@ impl TwoBits {
     #[inline]
     pub(crate) fn get(words: &[u64], i: u64) -> u8 {
         ((words[(i / 32) as usize] >> (2 * (i % 32))) & 3) as u8
-    }
-}
-
-impl Drop for TwoBits {
-    fn drop(&mut self) {
-        // SAFETY: unmapping exactly the mapping `zeroed` made; no reference outlives `self`.
-        unsafe {
-            libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, self.mapped);
-        }
     }
 }
 
