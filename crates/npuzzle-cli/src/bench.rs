@@ -396,7 +396,11 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     } else {
         "blank-first"
     };
-    // The results file is opened (and checked) before minutes of loading or building.
+    // The partition and the results file are checked before minutes of loading or building.
+    if let Some(spec) = &run.partition {
+        npuzzle::heuristic::pdb_set::Partition::parse(spec, run.set.shape()?)
+            .context("--partition")?;
+    }
     let mut file = None;
     let mut held = Vec::new();
     if let Some(path) = &run.results {

@@ -152,7 +152,11 @@ fn parse(path: &Path, text: &str) -> Result<(Vec<InstanceResult>, usize)> {
         if !body.is_empty() {
             match serde_json::from_str::<InstanceResult>(body) {
                 Ok(r) => held.push(r),
-                Err(_) if !complete => return Ok((held, at)),
+                // A last line cut short by a stop mid-write: the start of a JSON object, or
+                // anything after results. A file of other text is refused whole.
+                Err(_) if !complete && (body.starts_with('{') || !held.is_empty()) => {
+                    return Ok((held, at));
+                }
                 Err(e) => bail!(
                     "{} line {}: not a result ({e}); a results file holds only the JSON lines npuzzle writes",
                     path.display(),
@@ -305,6 +309,11 @@ mod tests {
             std::fs::read_to_string(&notes).unwrap(),
             "my notes\nline two\n"
         );
+        // One line of notes without a newline is not a torn result either.
+        std::fs::write(&notes, "my notes").unwrap();
+        let e = ResultsFile::open(&notes).err().unwrap().to_string();
+        assert!(e.contains("line 1: not a result"), "{e}");
+        assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
     }
 
     #[test]

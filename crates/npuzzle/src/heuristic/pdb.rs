@@ -120,6 +120,22 @@ impl std::fmt::Debug for PatternDb {
 /// Progress of a build: layer, states in the new layer, ranks with an entry so far, total ranks.
 pub type Progress<'a> = &'a (dyn Fn(u32, u64, u64, u64) + Sync);
 
+/// Refuses a build (`what`) that needs more memory than the machine can spare (three quarters
+/// of what it reports available): the builder's memory is mapped without reserving swap, so an
+/// excess would be met by the out-of-memory killer, not by an error.
+pub(crate) fn check_memory(needed: u64, what: &str) -> Result<(), PdbError> {
+    let usable = crate::zeroed::default_max_memory();
+    if needed > usable {
+        return Err(PdbError::Unsupported(format!(
+            "building {what} needs {} of memory; this machine has {} to spare (three quarters \
+             of what it reports available)",
+            super::pdb_set::human_bytes(needed),
+            super::pdb_set::human_bytes(usable)
+        )));
+    }
+    Ok(())
+}
+
 /// Refuses a `k`-tile database on `shape` whose build would take more than [`MAX_BUILD_BYTES`].
 pub(crate) fn check_build_size(shape: Shape, k: usize) -> Result<(), PdbError> {
     let n = shape.cells();
@@ -278,17 +294,10 @@ impl PatternDb {
         stop: Option<&AtomicBool>,
     ) -> Result<PatternDb, PdbError> {
         check_pattern(goal, tiles)?;
-        let needed = build_bytes(goal.shape().cells(), tiles.len());
-        let usable = crate::zeroed::default_max_memory();
-        if needed > usable {
-            return Err(PdbError::Unsupported(format!(
-                "building the database of tiles {tiles:?} on {} needs {} of memory; this \
-                 machine has {} to spare (three quarters of what it reports available)",
-                goal.shape(),
-                super::pdb_set::human_bytes(needed),
-                super::pdb_set::human_bytes(usable)
-            )));
-        }
+        check_memory(
+            build_bytes(goal.shape().cells(), tiles.len()),
+            &format!("the database of tiles {tiles:?} on {}", goal.shape()),
+        )?;
         let entries = if goal.shape().cells() <= 16 {
             Self::layers::<AtomicU16>(goal, tiles, progress, stop)?
         } else {
@@ -548,9 +557,9 @@ impl PatternDb {
             unrank_partial(r, n, &mut pos[..k]);
             let here = entries[r as usize];
             if here == UNSET {
-                // A pattern of every tile leaves the placements of the other permutation
-                // parity unreached; any other entry is reached on a connected board.
-                if k + 1 == n && !self.reachable(&pos[..k]) {
+                // A pattern of all tiles but one or none leaves placements of the other
+                // permutation parity unreached; any other entry is reached.
+                if !self.reachable(&pos[..k]) {
                     continue;
                 }
                 return Err(format!("entry {r} was never reached"));
@@ -560,17 +569,34 @@ impl PatternDb {
         Ok(())
     }
 
-    /// Whether the board with the pattern's tiles on `cells` and the blank on the cell left
-    /// can reach the goal (for a pattern of every tile).
+    /// Whether some board with the pattern's tiles on `cells` can reach the goal. With two or
+    /// more tiles outside the pattern, always: swapping two of them changes the parity. With
+    /// one or none, the parity of the cells left fixes it.
     fn reachable(&self, cells: &[u8]) -> bool {
         let n = self.shape.cells();
+        let others: Vec<Tile> = (1..n as Tile).filter(|t| !self.tiles.contains(t)).collect();
+        if others.len() >= 2 {
+            return true;
+        }
         let mut board = vec![BLANK; n];
         for (&t, &c) in self.tiles.iter().zip(cells) {
             board[c as usize] = t;
         }
-        Board::new(self.shape, &board)
-            .and_then(|b| crate::parity::is_solvable(&b, &self.goal))
-            .unwrap_or(false)
+        let free: Vec<usize> = (0..n).filter(|&c| !cells.contains(&(c as u8))).collect();
+        let solvable = |board: &[Tile]| {
+            Board::new(self.shape, board)
+                .and_then(|b| crate::parity::is_solvable(&b, &self.goal))
+                .unwrap_or(false)
+        };
+        match others.first() {
+            None => solvable(&board),
+            // The other tile on either free cell, the blank on the other.
+            Some(&t) => free.iter().any(|&c| {
+                let mut b = board.clone();
+                b[c] = t;
+                solvable(&b)
+            }),
+        }
     }
 
     /// Largest entry and mean entry, over the placements reached.
@@ -631,6 +657,23 @@ mod tests {
                 .map(|&v| if v == 0 { 0 } else { v.saturating_add(2) })
                 .collect();
             assert!(forged(raised).check_semantics().is_err());
+        }
+    }
+
+    #[test]
+    fn patterns_of_all_tiles_but_one_pass_the_checks() {
+        // One tile left out: placements whose two free cells admit no solvable board are
+        // never reached, and that is sound.
+        for (w, h, tiles) in [
+            (3, 3, vec![1, 2, 3, 4, 5, 6, 7]),
+            (5, 2, vec![1, 2, 3, 4, 5, 6, 7, 8]),
+            (2, 2, vec![1, 2]),
+            (4, 2, vec![1, 2, 3, 4, 5, 6]),
+        ] {
+            let goal = Board::goal(Shape::new(w, h).unwrap());
+            let db = PatternDb::build(&goal, &tiles, &quiet).unwrap();
+            db.check_semantics().unwrap();
+            assert!(db.entries().contains(&UNSET), "{w}x{h}");
         }
     }
 
