@@ -4,7 +4,9 @@
 //! `npuzzle solve` uses (the library's batch: reader thread, parallel chunks, text sink), times
 //! it, then replays every answer to check it.
 
-use crate::bench_results::{InstanceResult, ResultsFile, human_seconds, project};
+use crate::bench_results::{
+    InstanceResult, ResultsFile, counted, human_seconds, latest_solution, project,
+};
 use crate::instances::{KorfSet, korf_instances, korf100_instances};
 use crate::scramble::write_boards;
 use crate::solve::{AlgorithmArg, HeuristicArg};
@@ -340,18 +342,11 @@ fn korf_summary(
         println!("{}: no {form} results", path.display());
         return Ok(ExitCode::SUCCESS);
     };
-    let other = held
-        .iter()
-        .filter(|h| h.goal != form || h.heuristic != heuristic)
-        .count();
+    let (matching, other) = counted(&held, &heuristic, form);
     println!("{TABLE_HEAD}");
     let mut records: Vec<InstanceResult> = Vec::new();
     for (no, ..) in instances {
-        if let Some(h) = held
-            .iter()
-            .rev()
-            .find(|h| h.instance == *no && h.solved() && h.goal == form && h.heuristic == heuristic)
-        {
+        if let Some(h) = latest_solution(&matching, *no) {
             print_line(
                 &(h.instance, h.found, h.optimum, h.expanded, h.seconds),
                 h.root_estimate,
@@ -510,26 +505,18 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         }
         Split::Tree => {
             let mut r = Vec::new();
-            let (matching, other): (Vec<&InstanceResult>, Vec<&InstanceResult>) = held
-                .iter()
-                .partition(|h| h.heuristic == heuristic && h.goal == form);
-            if !other.is_empty() {
+            let (matching, other) = counted(&held, &heuristic, form);
+            if other > 0 {
                 eprintln!(
-                    "npuzzle: {} line(s) of the results file are from other databases or the other form; not counted",
-                    other.len()
+                    "npuzzle: {other} line(s) of the results file are from other databases or the other form; not counted"
                 );
             }
             for (no, ..) in &instances {
-                // The last solution the file holds for the instance, if any.
-                if let Some(h) = matching
-                    .iter()
-                    .rev()
-                    .find(|h| h.instance == *no && h.solved())
-                {
+                if let Some(h) = latest_solution(&matching, *no) {
                     let line = (h.instance, h.found, h.optimum, h.expanded, h.seconds);
                     print_noted(&line, "  (earlier run)");
                     r.push(line);
-                    records.push((*h).clone());
+                    records.push(h.clone());
                 }
             }
             for i in &instances {

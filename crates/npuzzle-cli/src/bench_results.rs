@@ -58,6 +58,33 @@ impl InstanceResult {
     }
 }
 
+/// The lines of `held` that count for a run over `heuristic` (a [`PdbSet::describe`] line) in
+/// `form` (`blank-first` or `blank-last`), and how many lines do not.
+///
+/// [`PdbSet::describe`]: npuzzle::heuristic::pdb_set::PdbSet::describe
+pub fn counted<'a>(
+    held: &'a [InstanceResult],
+    heuristic: &str,
+    form: &str,
+) -> (Vec<&'a InstanceResult>, usize) {
+    let (matching, other): (Vec<_>, Vec<_>) = held
+        .iter()
+        .partition(|h| h.heuristic == heuristic && h.goal == form);
+    (matching, other.len())
+}
+
+/// The last solution of `instance` among `lines`, if any.
+pub fn latest_solution<'a>(
+    lines: &[&'a InstanceResult],
+    instance: usize,
+) -> Option<&'a InstanceResult> {
+    lines
+        .iter()
+        .rev()
+        .find(|h| h.instance == instance && h.solved())
+        .copied()
+}
+
 /// A results file open for appending, with what it held when opened.
 pub struct ResultsFile {
     path: PathBuf,
