@@ -8,6 +8,7 @@
 mod linear_conflict;
 mod manhattan;
 pub mod pdb;
+pub(crate) mod pdb_eval;
 pub mod pdb_file;
 pub(crate) mod pdb_positional;
 pub mod pdb_set;

@@ -18,10 +18,10 @@
 //! with different limits (the Python package keeps several) do not each make their own.
 
 use super::pdb::PatternDb;
-use super::pdb_set::{MAX_PATTERNS, PdbChange, PdbSet, PdbState};
+#[cfg(doc)]
+use super::pdb_set::PdbSet;
 use crate::board::Tile;
 use crate::rank::permutations_count;
-use crate::search::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 use std::sync::{Arc, Mutex, Weak};
 
 /// Most positional entries per compact one.
@@ -158,207 +158,16 @@ fn fill(out: &mut [u8], compact: &[u8], n: usize, k: usize, depth: usize, used: 
     }
 }
 
-/// The engine's evaluator over positional tables: each pattern's index (for the board and for
-/// its reflection) travels with the search and moves by one multiply-add per slide.
-pub struct PositionalEval<'a> {
-    tables: [&'a [u8]; MAX_PATTERNS],
-    /// `db[t]`, `weight[t]`: tile `t`'s database and the index step per cell it moves.
-    db: [u8; MAX_CELLS],
-    weight: [u32; MAX_CELLS],
-    /// The same for the reflected board, and the transposed cell of each cell.
-    mirror: Option<([u8; MAX_CELLS], [u8; MAX_CELLS], [u32; MAX_CELLS])>,
-    count: usize,
-    /// `tiles[d]`: pattern `d`'s tiles in slot order (by the board's names), and the
-    /// reflected board's tiles (by the board's names) in pattern `d`'s slot order.
-    tiles: [[u8; 8]; MAX_PATTERNS],
-    mtiles: [[u8; 8]; MAX_PATTERNS],
-    sizes: [u8; MAX_PATTERNS],
-    n: u32,
-}
-
-/// Each pattern's positional index for the board and for its reflection, beside the entries
-/// and sums every pattern-database evaluator keeps ([`PdbState`]).
-#[derive(Clone, Copy, Debug)]
-pub struct PositionalState {
-    sums: PdbState,
-    idx: [u32; MAX_PATTERNS],
-    midx: [u32; MAX_PATTERNS],
-}
-
-/// What entering a child changes: the entries ([`PdbChange`]) and the two indexes.
-#[derive(Clone, Copy, Debug)]
-pub struct PositionalChange {
-    sums: PdbChange,
-    idx: u32,
-    midx: u32,
-    old_idx: u32,
-    old_midx: u32,
-}
-
-impl<'a> PositionalEval<'a> {
-    /// The evaluator for `set`, when its databases suit the positional layout (see
-    /// [`PdbSet::positional_tables`]).
-    pub fn new(set: &'a PdbSet) -> Option<PositionalEval<'a>> {
-        PositionalEval::over(set, set.positional_tables()?)
-    }
-
-    /// The evaluator for `set` over `tables` (one per database, in order).
-    fn over(set: &PdbSet, tables: &'a [PositionalTable]) -> Option<PositionalEval<'a>> {
-        let n = set.goal().shape().cells();
-        let dbs = set.databases();
-        if n > MAX_CELLS || tables.len() != dbs.len() || dbs.len() > MAX_PATTERNS {
-            return None;
-        }
-        let mut e = PositionalEval {
-            tables: [&[]; MAX_PATTERNS],
-            db: [0; MAX_CELLS],
-            weight: [0; MAX_CELLS],
-            mirror: None,
-            count: dbs.len(),
-            tiles: [[0; 8]; MAX_PATTERNS],
-            mtiles: [[0; 8]; MAX_PATTERNS],
-            sizes: [0; MAX_PATTERNS],
-            n: n as u32,
-        };
-        let mut slot_weight = [0u32; MAX_CELLS];
-        for (d, (db, table)) in dbs.iter().zip(tables).enumerate() {
-            e.tables[d] = table.entries();
-            let k = db.tiles().len();
-            if k > 8 {
-                return None;
-            }
-            e.sizes[d] = k as u8;
-            for (s, &t) in db.tiles().iter().enumerate() {
-                e.db[t as usize] = d as u8;
-                e.tiles[d][s] = t as u8;
-                slot_weight[t as usize] = (n as u32).pow((k - 1 - s) as u32);
-            }
-        }
-        e.weight = slot_weight;
-        if let Some(r) = set.reflection() {
-            let mut cell = [0u8; MAX_CELLS];
-            let mut db = [0u8; MAX_CELLS];
-            let mut weight = [0u32; MAX_CELLS];
-            let mut original = [0u8; MAX_CELLS];
-            for t in 0..n {
-                cell[t] = r.cell[t];
-                let named = r.tile[t] as usize;
-                original[named] = t as u8;
-                db[t] = e.db[named];
-                weight[t] = slot_weight[named];
-            }
-            for d in 0..e.count {
-                for s in 0..e.sizes[d] as usize {
-                    e.mtiles[d][s] = original[e.tiles[d][s] as usize];
-                }
-            }
-            e.mirror = Some((cell, db, weight));
-        }
-        Some(e)
-    }
-
-    /// The positional index of the tiles `tiles[..k]` on `cells` (their cells mapped by `map`).
-    fn index(
-        &self,
-        tiles: &[u8; 8],
-        k: usize,
-        cells: &Cells,
-        map: Option<&[u8; MAX_CELLS]>,
-    ) -> u32 {
-        let mut idx = 0u32;
-        for &t in &tiles[..k] {
-            let p = cells.cell_of[t as usize] as usize;
-            let p = map.map_or(p, |m| m[p] as usize);
-            idx = idx * self.n + p as u32;
-        }
-        idx
-    }
-}
-
-impl Evaluator for PositionalEval<'_> {
-    type State = PositionalState;
-    type Change = PositionalChange;
-
-    fn root(&self, cells: &Cells) -> (PositionalState, u32) {
-        let mut st = PositionalState {
-            sums: PdbState::empty(),
-            idx: [0; MAX_PATTERNS],
-            midx: [0; MAX_PATTERNS],
-        };
-        for d in 0..self.count {
-            let k = self.sizes[d] as usize;
-            st.idx[d] = self.index(&self.tiles[d], k, cells, None);
-            st.sums.set(d, self.tables[d][st.idx[d] as usize], false);
-            if let Some((cell, _, _)) = &self.mirror {
-                st.midx[d] = self.index(&self.mtiles[d], k, cells, Some(cell));
-                st.sums.set(d, self.tables[d][st.midx[d] as usize], true);
-            }
-        }
-        (st, st.sums.value())
-    }
-
-    #[inline(always)]
-    fn probe(
-        &self,
-        st: &PositionalState,
-        _: &Cells,
-        _: u32,
-        s: Slide,
-        limit: u32,
-    ) -> Result<(u32, PositionalChange), u32> {
-        let t = s.tile & (MAX_CELLS - 1);
-        let d = self.db[t] as usize & (MAX_PATTERNS - 1);
-        let step = (s.to as u32).wrapping_sub(s.from as u32);
-        let idx = st.idx[d].wrapping_add(step.wrapping_mul(self.weight[t]));
-        let part = self.tables[d][idx as usize];
-        let mut midx = st.midx[0];
-        let (h, sums) = st.sums.probe(d, part, limit, || {
-            self.mirror.as_ref().map(|(cell, db, weight)| {
-                let md = db[t] as usize & (MAX_PATTERNS - 1);
-                let mstep = (cell[s.to & (MAX_CELLS - 1)] as u32)
-                    .wrapping_sub(cell[s.from & (MAX_CELLS - 1)] as u32);
-                midx = st.midx[md].wrapping_add(mstep.wrapping_mul(weight[t]));
-                (md, self.tables[md][midx as usize])
-            })
-        })?;
-        let (_, md) = sums.databases();
-        Ok((
-            h,
-            PositionalChange {
-                sums,
-                idx,
-                midx,
-                old_idx: st.idx[d],
-                old_midx: st.midx[md],
-            },
-        ))
-    }
-
-    #[inline(always)]
-    fn enter(&self, st: &mut PositionalState, c: &PositionalChange) {
-        let (d, md) = c.sums.databases();
-        st.sums.enter(&c.sums);
-        st.idx[d] = c.idx;
-        st.midx[md] = c.midx;
-    }
-
-    #[inline(always)]
-    fn leave(&self, st: &mut PositionalState, c: &PositionalChange) {
-        let (d, md) = c.sums.databases();
-        st.sums.leave(&c.sums);
-        st.idx[d] = c.old_idx;
-        st.midx[md] = c.old_midx;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::{Board, Move, Shape};
-    use crate::heuristic::pdb_set::{Partition, PdbEval};
+    use crate::heuristic::pdb_eval::{CompactEval, PositionalEval};
+    use crate::heuristic::pdb_set::{Partition, PdbSet};
     use crate::rank::unrank_partial;
     use crate::search::Limits;
     use crate::search::engine::run;
+    use crate::search::eval::{Cells, Evaluator};
     use crate::search::move_pruning::MovePruner;
     use rand::{Rng, SeedableRng, rngs::SmallRng};
 
@@ -417,9 +226,9 @@ mod tests {
                 .iter()
                 .map(|db| PositionalTable::of(db, n).unwrap())
                 .collect();
-            let positional = PositionalEval::over(&s, &tables).unwrap();
-            let compact = PdbEval::new(&s).unwrap();
-            assert_eq!(positional.mirror.is_some(), s.reflection().is_some());
+            let entries: Vec<&[u8]> = tables.iter().map(|t| t.entries()).collect();
+            let positional = PositionalEval::over(&s, &entries).unwrap();
+            let compact = CompactEval::new(&s).unwrap();
             for _ in 0..12 {
                 let mut b = s.goal().clone();
                 for _ in 0..rng.random_range(20..60) {

@@ -673,7 +673,8 @@ pub fn search_subtrees<E: Evaluator>(
 mod tests {
     use super::*;
     use crate::board::Shape;
-    use crate::heuristic::pdb_set::{Partition, PdbEval, PdbSet};
+    use crate::heuristic::pdb_eval::CompactEval;
+    use crate::heuristic::pdb_set::{Partition, PdbSet};
     use crate::heuristic::{
         LinearConflict, LinearConflictEval, LongLineConflictEval, Manhattan, ManhattanEval,
     };
@@ -811,7 +812,7 @@ mod tests {
             None,
         )
         .unwrap();
-        let eval = PdbEval::new(&set).unwrap();
+        let eval = CompactEval::new(&set).unwrap();
         let hard = Board::parse("15 14 13 12 11 10 9 8 7 6 5 4 3 1 2 x").unwrap();
         for parallel in [false, true] {
             let limits = Limits {

@@ -16,8 +16,8 @@
 
 use crate::board::{Board, Move};
 use crate::heuristic::pdb::PdbError;
-use crate::heuristic::pdb_positional::PositionalEval;
-use crate::heuristic::pdb_set::{PdbEval, PdbSet};
+use crate::heuristic::pdb_eval::{CompactEval, PositionalEval};
+use crate::heuristic::pdb_set::PdbSet;
 use crate::heuristic::{
     Heuristic, HeuristicKind, LinearConflict, LinearConflictEval, LongLineConflictEval, Manhattan,
     ManhattanEval,
@@ -666,11 +666,11 @@ impl Solver {
                 let b = canonical.board(board);
                 search::check_solvable(&b, set.goal())?;
                 if job.long()
-                    && let Some(e) = PositionalEval::new(set)
+                    && let Some(e) = PositionalEval::positional(set)
                 {
                     return Ok((job.run(&b, &e, pruner)?, MovesBack::Canonical(canonical)));
                 }
-                let e = PdbEval::new(set).ok_or_else(|| {
+                let e = CompactEval::new(set).ok_or_else(|| {
                     SearchError::Unsupported("databases too large for the engine".into())
                 })?;
                 Ok((job.run(&b, &e, pruner)?, MovesBack::Canonical(canonical)))
