@@ -234,21 +234,20 @@ impl<'a, const COMPACT: bool> PdbEval<'a, COMPACT> {
             let (lo, hi) = (a.min(b), a.max(b));
             // Passed over: an earlier tile takes one cell off the moved tile's count; a later
             // tile's own digit moves one the other way.
-            let mut earlier = 0u32;
-            let mut later = 0u32;
+            // Without branches: which tiles count is as unpredictable as the board.
+            let mut fix = 0u32;
             for c in lo + 1..hi {
                 let c = c & (MAX_CELLS - 1);
                 let on = map.map_or(c, |m| m[c] as usize) & (MAX_CELLS - 1);
                 let u = cells.tiles[on] as usize & (MAX_CELLS - 1);
-                if naming.db[u] as usize == d {
-                    if naming.slot[u] < slot {
-                        earlier += weight;
-                    } else {
-                        later += naming.weight[u];
-                    }
-                }
+                let mine = 0u32.wrapping_sub((naming.db[u] as usize == d) as u32);
+                let term = if naming.slot[u] < slot {
+                    weight.wrapping_neg()
+                } else {
+                    naming.weight[u]
+                };
+                fix = fix.wrapping_add(term & mine);
             }
-            let fix = later.wrapping_sub(earlier);
             step = step.wrapping_add(if b > a { fix } else { fix.wrapping_neg() });
         }
         step
