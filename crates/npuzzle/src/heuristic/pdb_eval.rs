@@ -9,10 +9,11 @@
 //!   moved tile's cell is one digit, so the index moves by `(to - from) · n^(k-1-slot)`.
 //! - **Compact** (the files' `n·(n-1)·…·(n-k+1)` entries indexed by partial-permutation rank):
 //!   digit `i` is tile `i`'s cell counted among the cells no earlier tile holds, with weight
-//!   `W_i = (n-i-1)·…·(n-k+1)`. The moved tile's digit changes by the cells it passes over,
-//!   less the earlier tiles among them; each later tile on a cell passed over gains or loses
-//!   one in its digit. A sideways slide passes over no cell (index ± `W_slot`); a vertical
-//!   one over the `w - 1` cells between, read from the board. So the compact tables are read
+//!   `W_i = (n-i-1)·…·(n-k+1)`. The moved tile's digit changes by `to - from`, less (in that
+//!   direction) the earlier tiles on the cells strictly between; each later tile on a cell
+//!   between gains or loses one in its own digit. A sideways slide has no cell between (the
+//!   index moves by ± `W_slot`); a vertical one has the `w - 1` cells between, read from the
+//!   board. So the compact tables are read
 //!   with one add (and at most `w - 1` board reads) instead of a full rank: the 15-puzzle's
 //!   7- and 8-tile tables, whose positional layouts would be 4.7 and 8.3 times larger, and
 //!   7-tile 5×5 tables.
@@ -95,8 +96,9 @@ pub(crate) type CompactEval<'a> = PdbEval<'a, true>;
 pub(crate) type PositionalEval<'a> = PdbEval<'a, false>;
 
 impl<'a> CompactEval<'a> {
-    /// The evaluator over `set`'s own (compact) tables; `None` for boards past 32 cells or
-    /// tables of more than `u32::MAX` entries.
+    /// The evaluator over `set`'s own (compact) tables; `None` when the engine cannot take
+    /// them: boards past 32 cells, more than 8 patterns or 8 tiles a pattern, a table of more
+    /// than `u32::MAX` entries (see [`PdbEval::over`]).
     pub fn new(set: &'a PdbSet) -> Option<CompactEval<'a>> {
         let tables: Vec<&'a [u8]> = set.databases().iter().map(|db| db.entries()).collect();
         PdbEval::over(set, &tables)
@@ -117,7 +119,9 @@ impl<'a> PositionalEval<'a> {
 }
 
 impl<'a, const COMPACT: bool> PdbEval<'a, COMPACT> {
-    /// The evaluator over `tables` (one per database, in order, in this type's layout).
+    /// The evaluator over `tables` (one per database, in order, in this type's layout); `None`
+    /// for boards past 32 cells, more than [`MAX_PATTERNS`] patterns or 8 tiles a pattern, a
+    /// table of more than `u32::MAX` entries, or a reflection that is not its own inverse.
     pub(crate) fn over(set: &PdbSet, tables: &[&'a [u8]]) -> Option<PdbEval<'a, COMPACT>> {
         let n = set.goal().shape().cells();
         let dbs = set.databases();

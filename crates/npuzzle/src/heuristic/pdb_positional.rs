@@ -2,12 +2,13 @@
 //!
 //! On disk and in the compact layout a `k`-tile database has `n·(n-1)·…·(n-k+1)` entries,
 //! indexed by the rank of the tiles' positions; the engine moves that rank along with the search
-//! (see `pdb_eval`), but a vertical slide's correction still reads the board between, and 6-tile
-//! 5×5 tables read that way run at 17–19 M states/s a thread against 26 M/s laid out by
-//! positions (2026-11-26). Laid out as `n^k` entries indexed by the positions themselves (most
-//! significant first), the index of a child is the parent's plus `(to - from) · n^(k-1-slot)`
-//! for the one tile that moved: one multiply-add. The table is larger (1.9 times for 6 tiles on 25 cells, the positions where
-//! two tiles coincide never read) but every read already misses the caches at these sizes, and
+//! (see `pdb_eval`), but a vertical slide's correction still reads the board between, and
+//! 6-tile 5×5 tables read that way run at 17–19 M states/s a thread against 26 M/s laid out
+//! by positions (2026-11-26). Laid out as `n^k` entries indexed by the positions themselves
+//! (most significant first), the index of a child is the parent's plus
+//! `(to - from) · n^(k-1-slot)` for the one tile that moved: one multiply-add. The table is
+//! larger (1.9 times for 6 tiles on 25 cells, the positions where two tiles coincide never
+//! read) but every read already misses the caches at these sizes, and
 //! the tables are placed in huge pages so that the larger span costs no more address
 //! translation. Used only where the compact tables are far larger than the caches and the
 //! positional ones at most [`MAX_SPREAD`] times their size (6-tile databases on 5×5: 977 MB for

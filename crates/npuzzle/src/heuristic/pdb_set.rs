@@ -12,7 +12,6 @@ use super::pdb::{PatternDb, PdbError, Progress};
 use super::pdb_file::PdbCache;
 use super::pdb_positional::PositionalTable;
 use crate::board::{BLANK, Board, Shape, Tile};
-
 use crate::symmetry::Reflection;
 use std::sync::Arc;
 

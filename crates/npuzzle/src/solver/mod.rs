@@ -671,7 +671,9 @@ impl Solver {
                     return Ok((job.run(&b, &e, pruner)?, MovesBack::Canonical(canonical)));
                 }
                 let e = CompactEval::new(set).ok_or_else(|| {
-                    SearchError::Unsupported("databases too large for the engine".into())
+                    SearchError::Unsupported(
+                        "the IDA* engine takes at most 8 patterns of at most 8 tiles, tables of at most 4,294,967,295 entries and boards of at most 32 cells".into(),
+                    )
                 })?;
                 Ok((job.run(&b, &e, pruner)?, MovesBack::Canonical(canonical)))
             }
