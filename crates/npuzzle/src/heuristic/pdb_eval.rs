@@ -18,6 +18,7 @@
 //!   7- and 8-tile tables, whose positional layouts would be 4.7 and 8.3 times larger, and
 //!   7-tile 5×5 tables.
 
+use super::pdb_positional::PositionalTable;
 use super::pdb_set::{MAX_PATTERNS, PdbSet};
 use crate::rank::rank_partial;
 use crate::search::eval::{Cells, Evaluator, MAX_CELLS, Slide};
@@ -109,12 +110,16 @@ impl<'a> PositionalEval<'a> {
     /// The evaluator over `set`'s positional tables, when its databases take that layout
     /// (see [`PdbSet::positional_tables`]).
     pub fn positional(set: &'a PdbSet) -> Option<PositionalEval<'a>> {
-        let tables: Vec<&'a [u8]> = set
-            .positional_tables()?
-            .iter()
-            .map(|t| t.entries())
-            .collect();
-        PdbEval::over(set, &tables)
+        PositionalEval::laid_out(set, set.positional_tables()?)
+    }
+
+    /// The evaluator for `set` over `tables`, its databases laid out by positions.
+    pub(crate) fn laid_out(
+        set: &PdbSet,
+        tables: &'a [PositionalTable],
+    ) -> Option<PositionalEval<'a>> {
+        let entries: Vec<&'a [u8]> = tables.iter().map(|t| t.entries()).collect();
+        PdbEval::over(set, &entries)
     }
 }
 
@@ -371,7 +376,6 @@ impl<const COMPACT: bool> Evaluator for PdbEval<'_, COMPACT> {
 mod tests {
     use super::*;
     use crate::board::{Board, Move, Shape};
-    use crate::heuristic::pdb_positional::PositionalTable;
     use crate::heuristic::pdb_set::Partition;
     use rand::{Rng, SeedableRng, rngs::SmallRng};
 
@@ -405,15 +409,9 @@ mod tests {
             ),
         ] {
             let s = set(shape, spec);
-            let n = shape.cells();
-            let positional: Vec<PositionalTable> = s
-                .databases()
-                .iter()
-                .map(|db| PositionalTable::of(db, n).unwrap())
-                .collect();
-            let entries: Vec<&[u8]> = positional.iter().map(|t| t.entries()).collect();
+            let tables = PositionalTable::all_of(&s);
             let compact = CompactEval::new(&s).unwrap();
-            let positional = PositionalEval::over(&s, &entries).unwrap();
+            let positional = PositionalEval::laid_out(&s, &tables).unwrap();
             assert_eq!(compact.mirror.is_some(), shape.width() == shape.height());
             walk(&s, &compact, &mut rng);
             walk(&s, &positional, &mut rng);

@@ -20,7 +20,7 @@
 //! with different limits (the Python package keeps several) do not each make their own.
 
 use super::pdb::PatternDb;
-#[cfg(doc)]
+#[cfg(any(doc, test))]
 use super::pdb_set::PdbSet;
 use crate::board::Tile;
 use crate::rank::permutations_count;
@@ -128,6 +128,16 @@ impl PositionalTable {
         Some(tables)
     }
 
+    /// Every database of `set` laid out by positions, whether or not they suit it (tests).
+    #[cfg(test)]
+    pub(crate) fn all_of(set: &PdbSet) -> Vec<PositionalTable> {
+        let n = set.goal().shape().cells();
+        set.databases()
+            .iter()
+            .map(|db| PositionalTable::of(db, n).unwrap())
+            .collect()
+    }
+
     /// The entries, `n^k` of them.
     #[inline(always)]
     pub fn entries(&self) -> &[u8] {
@@ -222,14 +232,8 @@ mod tests {
             (Shape::new(3, 5).unwrap(), "blocks-5"),
         ] {
             let s = set(shape, spec);
-            let n = shape.cells();
-            let tables: Vec<PositionalTable> = s
-                .databases()
-                .iter()
-                .map(|db| PositionalTable::of(db, n).unwrap())
-                .collect();
-            let entries: Vec<&[u8]> = tables.iter().map(|t| t.entries()).collect();
-            let positional = PositionalEval::over(&s, &entries).unwrap();
+            let tables = PositionalTable::all_of(&s);
+            let positional = PositionalEval::laid_out(&s, &tables).unwrap();
             let compact = CompactEval::new(&s).unwrap();
             for _ in 0..12 {
                 let mut b = s.goal().clone();
