@@ -20,7 +20,7 @@
 
 use super::pdb_positional::PositionalTable;
 use super::pdb_set::{MAX_PATTERNS, PdbSet};
-use crate::rank::rank_partial;
+use crate::rank::{permutations_count, rank_partial};
 use crate::search::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 
 /// Most tiles of one pattern.
@@ -126,15 +126,12 @@ impl<'a> PositionalEval<'a> {
 impl<'a, const COMPACT: bool> PdbEval<'a, COMPACT> {
     /// The evaluator over `tables` (one per database, in order, in this type's layout); `None`
     /// for boards past 32 cells, more than [`MAX_PATTERNS`] patterns or 8 tiles a pattern, a
-    /// table of more than `u32::MAX` entries, or a reflection that is not its own inverse.
+    /// table whose length is not its layout's or is more than `u32::MAX`, or a reflection that
+    /// is not its own inverse.
     pub(crate) fn over(set: &PdbSet, tables: &[&'a [u8]]) -> Option<PdbEval<'a, COMPACT>> {
         let n = set.goal().shape().cells();
         let dbs = set.databases();
-        if n > MAX_CELLS
-            || dbs.len() > MAX_PATTERNS
-            || tables.len() != dbs.len()
-            || tables.iter().any(|t| t.len() > u32::MAX as usize)
-        {
+        if n > MAX_CELLS || dbs.len() > MAX_PATTERNS || tables.len() != dbs.len() {
             return None;
         }
         let mut e = PdbEval {
@@ -152,7 +149,14 @@ impl<'a, const COMPACT: bool> PdbEval<'a, COMPACT> {
         };
         for (d, (db, &table)) in dbs.iter().zip(tables).enumerate() {
             let k = db.tiles().len();
-            if k > SLOTS {
+            // Every index the search can form is below the layout's length: a table of any
+            // other length (or past u32 indexes) is refused here rather than read out of bounds.
+            let length = if COMPACT {
+                Some(permutations_count(n, k))
+            } else {
+                (n as u64).checked_pow(k as u32)
+            };
+            if k > SLOTS || length != Some(table.len() as u64) || table.len() > u32::MAX as usize {
                 return None;
             }
             e.tables[d] = table;
@@ -416,6 +420,21 @@ mod tests {
             walk(&s, &compact, &mut rng);
             walk(&s, &positional, &mut rng);
         }
+    }
+
+    /// Tables of the wrong length for their layout are refused, not read out of bounds.
+    #[test]
+    fn tables_of_the_wrong_length_are_refused() {
+        let s = set(Shape::new(3, 3).unwrap(), "blocks-4");
+        let tables = PositionalTable::all_of(&s);
+        let positional: Vec<&[u8]> = tables.iter().map(|t| t.entries()).collect();
+        let compact: Vec<&[u8]> = s.databases().iter().map(|db| db.entries()).collect();
+        assert!(CompactEval::over(&s, &compact).is_some());
+        assert!(PositionalEval::over(&s, &positional).is_some());
+        assert!(CompactEval::over(&s, &positional).is_none());
+        assert!(PositionalEval::over(&s, &compact).is_none());
+        let short: Vec<&[u8]> = compact.iter().map(|t| &t[..t.len() - 1]).collect();
+        assert!(CompactEval::over(&s, &short).is_none());
     }
 
     /// Random slides from the goal, each checked against a fresh evaluation.
