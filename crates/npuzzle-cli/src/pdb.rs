@@ -274,8 +274,10 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                     .with_context(|| format!("no pattern databases for {} boards", goal.shape()))?,
             };
             if force {
+                let cache = cache_of(&pdb_dir);
                 for pattern in &p.patterns {
-                    let _ = std::fs::remove_file(cache_of(&pdb_dir).path_for(&canonical, pattern));
+                    let _ = std::fs::remove_file(cache.path_for(&canonical, pattern));
+                    let _ = std::fs::remove_file(cache.zero_aware_path_for(&canonical, pattern));
                 }
             }
             let options = PdbOptions {
@@ -362,14 +364,19 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                         )
                     })
                 } else if verify {
-                    cache.verify(&path).map(|db| {
+                    cache.verify(&path).and_then(|db| {
                         let (max, mean) = db.summary();
-                        format!(
-                            "ok: {} tiles {:?}, {} entries, max {max}, mean {mean:.2}",
+                        // Its zero-aware table, when it has one, is checked against it.
+                        let zero = match cache.load_zero_aware(&db)? {
+                            Some(_) => ", and its zero-aware table",
+                            None => "",
+                        };
+                        Ok(format!(
+                            "ok: {} tiles {:?}, {} entries, max {max}, mean {mean:.2}{zero}",
                             db.shape(),
                             db.tiles(),
                             db.len()
-                        )
+                        ))
                     })
                 } else {
                     read_header_only(&path)

@@ -153,6 +153,40 @@ fn pdb_heuristic_is_admissible_and_beats_manhattan() {
     assert!(stronger > 150, "{stronger}");
 }
 
+/// Zero-aware tables, built with the databases, are what the engine reads; on the 8-puzzle,
+/// whose complete distance table builds in a second, IDA* over them (with the reflection)
+/// finds exactly the table's length for every board sampled, and the estimate never exceeds
+/// it.
+#[test]
+fn zero_aware_idastar_agrees_with_the_complete_table_on_3x3() {
+    use npuzzle::heuristic::Heuristic;
+    let table = npuzzle::table::Table::eight();
+    let goal = table.goal().clone();
+    let shape = goal.shape();
+    for spec in ["1,2,3,4/5,6,7,8", "1,4,7/2,5,8/3,6"] {
+        let partition = Partition::parse(spec, shape).unwrap();
+        let set = Arc::new(
+            PdbSet::load_or_build(&goal, partition, None, true, &quiet, &mut |_| {}, None).unwrap(),
+        );
+        assert!(set.zero_aware().is_some(), "{spec}");
+        let solver = Solver::with_pdbs(
+            goal.clone(),
+            Algorithm::IdaStar,
+            set.clone(),
+            Limits::default(),
+        )
+        .unwrap();
+        assert!(solver.uses_engine());
+        let mut rng = SmallRng::seed_from_u64(9);
+        for _ in 0..300 {
+            let b = npuzzle::random::random_solvable(&goal, &mut rng);
+            let want = table.distance(&b).unwrap() as usize;
+            assert!(set.estimate(b.cells()) as usize <= want);
+            assert_eq!(length(&solver, &b), want, "{spec} {b:?}");
+        }
+    }
+}
+
 #[test]
 fn partitions_are_checked() {
     let shape = Shape::new(4, 4).unwrap();
@@ -370,6 +404,10 @@ fn larger_boards_agree_with_linear_conflict() {
             PdbSet::load_or_build(&goal, partition, None, true, &quiet, &mut |_| {}, None).unwrap(),
         );
         assert_eq!(set.reflection().is_some(), w == h);
+        assert!(
+            set.zero_aware().is_some(),
+            "{shape}: zero-aware tables built with the databases"
+        );
         let pdb = SolverBuilder::new(goal.clone())
             .pdb_set(set.clone())
             .build()

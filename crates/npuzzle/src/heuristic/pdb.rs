@@ -183,7 +183,7 @@ pub(crate) fn check_pattern(goal: &Board, tiles: &[Tile]) -> Result<(), PdbError
 }
 
 /// Cell masks of each cell's neighbours.
-fn neighbour_masks(shape: Shape) -> Vec<u32> {
+pub(crate) fn neighbour_masks(shape: Shape) -> Vec<u32> {
     (0..shape.cells())
         .map(|c| {
             crate::board::Move::ALL
@@ -196,7 +196,7 @@ fn neighbour_masks(shape: Shape) -> Vec<u32> {
 
 /// A per-rank cell mask shared by the build threads: 16 bits where the board allows (half the
 /// memory of the 4×4 8-tile build), 32 bits beyond.
-trait MaskCell: ZeroValid {
+pub(crate) trait MaskCell: ZeroValid {
     fn get(&self) -> u32;
     /// ORs `m` in; returns the mask before.
     fn or(&self, m: u32) -> u32;
@@ -250,7 +250,7 @@ impl RankBits {
 }
 
 /// `len` zero atomics for a build, or the error naming the memory it could not get.
-fn zeroed<A: ZeroValid>(len: usize) -> Result<Zeroed<A>, PdbError> {
+pub(crate) fn zeroed<A: ZeroValid>(len: usize) -> Result<Zeroed<A>, PdbError> {
     Zeroed::new(len).ok_or_else(|| {
         PdbError::Unsupported(format!(
             "the system gave no {} of memory for a pattern database build",
@@ -261,7 +261,7 @@ fn zeroed<A: ZeroValid>(len: usize) -> Result<Zeroed<A>, PdbError> {
 
 /// The free region containing `start` (flood fill over `free`).
 #[inline]
-fn region(neighbours: &[u32], free: u32, start: usize) -> u32 {
+pub(crate) fn region(neighbours: &[u32], free: u32, start: usize) -> u32 {
     let mut region = 1u32 << start;
     let mut edge = region;
     while edge != 0 {
@@ -299,24 +299,30 @@ impl PatternDb {
             &format!("the database of tiles {tiles:?} on {}", goal.shape()),
         )?;
         let entries = if goal.shape().cells() <= 16 {
-            Self::layers::<AtomicU16>(goal, tiles, progress, stop)?
+            Self::layers::<AtomicU16>(goal, tiles, progress, stop, None)?
         } else {
-            Self::layers::<AtomicU32>(goal, tiles, progress, stop)?
+            Self::layers::<AtomicU32>(goal, tiles, progress, stop, None)?
         };
-        Ok(PatternDb {
+        Ok(PatternDb::from_entries(goal, tiles, entries))
+    }
+
+    /// The database of `tiles` toward `goal` with these entries (a build's).
+    pub(crate) fn from_entries(goal: &Board, tiles: &[Tile], entries: Vec<u8>) -> PatternDb {
+        PatternDb {
             shape: goal.shape(),
             goal: goal.clone(),
             tiles: tiles.to_vec(),
             entries: Entries::Owned(entries),
-        })
+        }
     }
 
     /// The layered breadth-first search of [`PatternDb::build`], with masks of type `M`.
-    fn layers<M: MaskCell>(
+    pub(crate) fn layers<M: MaskCell>(
         goal: &Board,
         tiles: &[Tile],
         progress: Progress,
         stop: Option<&AtomicBool>,
+        zero: Option<&[AtomicU64]>,
     ) -> Result<Vec<u8>, PdbError> {
         let shape = goal.shape();
         let n = shape.cells();
@@ -401,6 +407,24 @@ impl PatternDb {
                                         }
                                         next.set(r2);
                                         new_states += 1;
+                                        if let Some(z) = zero
+                                            && d1 & 2 != 0
+                                        {
+                                            let base = r2 as u64 * (n - k) as u64;
+                                            let mut m = 0u64;
+                                            let mut rr = reg2;
+                                            while rr != 0 {
+                                                let c = rr.trailing_zeros();
+                                                rr &= rr - 1;
+                                                m |= 1 << (free2 & ((1u32 << c) - 1)).count_ones();
+                                            }
+                                            let (w, sh) = ((base >> 6) as usize, base & 63);
+                                            z[w].fetch_or(m << sh, Ordering::Relaxed);
+                                            if sh as usize + (n - k) > 64 {
+                                                z[w + 1]
+                                                    .fetch_or(m >> (64 - sh), Ordering::Relaxed);
+                                            }
+                                        }
                                         if entries[r2]
                                             .compare_exchange(
                                                 0,
@@ -722,14 +746,17 @@ mod tests {
         }
     }
 
-    /// The database by a plain 0-1 breadth-first search over (pattern cells, blank cell) with
-    /// free blank moves: no regions, no ranks, no sharing between threads. Also the number of
+    /// Every (pattern cells, blank cell) state's distance by a plain 0-1 breadth-first search
+    /// with free blank moves: no regions, no ranks, no sharing between threads.
+    type Distances = std::collections::HashMap<(Vec<u8>, u8), u8>;
+
+    /// The database from [`Distances`] (the least over the blank's cells). Also the number of
     /// (pattern cells, free region) states first reached at each distance, what the builder
-    /// reports per layer.
+    /// reports per layer, and the distances themselves (what a zero-aware table holds).
     fn reference_entries(
         goal: &Board,
         tiles: &[Tile],
-    ) -> (std::collections::HashMap<Vec<u8>, u8>, Vec<u64>) {
+    ) -> (std::collections::HashMap<Vec<u8>, u8>, Vec<u64>, Distances) {
         use std::collections::{HashMap, VecDeque};
         let shape = goal.shape();
         let home: Vec<u8> = tiles
@@ -776,20 +803,22 @@ mod tests {
         while layers.last() == Some(&0) {
             layers.pop();
         }
-        (best, layers)
+        (best, layers, dist)
     }
 
-    #[test]
-    fn entries_equal_a_plain_search_where_the_free_cells_fall_apart() {
-        // Small boards where pattern tiles often cut the free cells into several regions
-        // (narrow boards, corners), with goals whose blank is not in a corner too.
-        for (goal, tiles) in [
+    /// The cases of the tests against [`reference_entries`]: small boards where pattern tiles
+    /// often cut the free cells into several regions (narrow boards, corners), with goals
+    /// whose blank is not in a corner too.
+    fn small_cases() -> Vec<(Board, Vec<Tile>)> {
+        [
             ("1 2 3 4 x 5 6 7 8", vec![1, 2, 3, 4]),
             ("1 2 3 4 5 6 7 8 x", vec![2, 4, 6, 8]),
             ("1 2 3 4 5 6 7 8 9 x", vec![1, 2, 6, 7]),
             ("1 2 3 4 5 6 7 8 9 x", vec![3, 4, 5, 8, 9]),
             ("1 2 x 3 4 5 6 7 8 9 10 11", vec![1, 4, 6, 9, 11]),
-        ] {
+        ]
+        .into_iter()
+        .map(|(goal, tiles)| {
             let cells: Vec<Tile> = goal
                 .split(' ')
                 .map(|t| if t == "x" { BLANK } else { t.parse().unwrap() })
@@ -800,13 +829,39 @@ mod tests {
                 _ => Shape::new(4, 3),
             }
             .unwrap();
-            let goal = Board::new(shape, &cells).unwrap();
+            (Board::new(shape, &cells).unwrap(), tiles)
+        })
+        .collect()
+    }
+
+    /// The zero-aware table gives every (pattern cells, blank cell) state exactly its distance
+    /// in the plain search (read by walking down the bits), and its database is the one built
+    /// alone.
+    #[test]
+    fn zero_aware_values_equal_a_plain_search() {
+        use crate::heuristic::zero_aware::ZeroAwareDb;
+        for (goal, tiles) in small_cases() {
+            let (z_db, z) = ZeroAwareDb::build_with(&goal, &tiles, &quiet, None).unwrap();
+            let db = PatternDb::build(&goal, &tiles, &quiet).unwrap();
+            assert_eq!(z_db.entries(), db.entries());
+            z.check_semantics(&db).unwrap();
+            let (_, _, distances) = reference_entries(&goal, &tiles);
+            for ((pos, blank), d) in distances {
+                let v = z.value(&pos, blank as usize);
+                assert_eq!(v, Some(d), "{goal:?} {tiles:?} {pos:?} blank {blank}");
+            }
+        }
+    }
+
+    #[test]
+    fn entries_equal_a_plain_search_where_the_free_cells_fall_apart() {
+        for (goal, tiles) in small_cases() {
             let layers = Mutex::new(vec![1u64]);
             let record = |_: u32, states: u64, _: u64, _: u64| {
                 layers.lock().unwrap().push(states);
             };
             let db = PatternDb::build(&goal, &tiles, &record).unwrap();
-            let (reference, reference_layers) = reference_entries(&goal, &tiles);
+            let (reference, reference_layers, _) = reference_entries(&goal, &tiles);
             let mut layers = layers.into_inner().unwrap();
             assert_eq!(layers.pop(), Some(0)); // the empty last layer
             assert_eq!(layers, reference_layers, "{goal:?} {tiles:?}");

@@ -17,9 +17,16 @@
 //!   with one add (and at most `w - 1` board reads) instead of a full rank: the 15-puzzle's
 //!   7- and 8-tile tables, whose positional layouts would be 4.7 and 8.3 times larger, and
 //!   7-tile 5×5 tables.
+//!
+//! Either layout holds bytes (the additive entries) or, with `ZERO`, the bits of zero-aware
+//! tables (see `zero_aware`): the index is then the placement's times `n - k` plus the
+//! blank's digit among the free cells (each pattern keeps a mask of its tiles' cells for it),
+//! and the child's entry is the parent's ± 1 as the bit says. A zero-aware start is valued by
+//! walking down its tables.
 
 use super::pdb_positional::PositionalTable;
 use super::pdb_set::{MAX_PATTERNS, PdbSet};
+use super::zero_aware::{Descent, bit, blank_digit, next_value};
 use crate::rank::{permutations_count, rank_partial};
 use crate::search::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 
@@ -46,15 +53,22 @@ struct Mirror {
 }
 
 /// Pattern databases as the IDA* engine's evaluator (see the module documentation), over
-/// `COMPACT` tables (indexed by rank, the files' layout) or positional ones: a parameter of
-/// the type, so that each layout's probe is compiled without the other's branch.
-pub(crate) struct PdbEval<'a, const COMPACT: bool> {
+/// `COMPACT` tables (indexed by rank, the files' layout) or positional ones, of additive
+/// entries or `ZERO`-aware bits: parameters of the type, so that each kind's probe is compiled
+/// without the others' branches.
+pub(crate) struct PdbEval<'a, const COMPACT: bool, const ZERO: bool> {
     n: usize,
     count: usize,
     sizes: [u8; MAX_PATTERNS],
     tables: [&'a [u8]; MAX_PATTERNS],
     direct: Naming,
     mirror: Option<Mirror>,
+    /// For zero-aware tables: walking down them (each slot's home cell, the goal's blank
+    /// under each naming, the board).
+    home: [[u8; SLOTS]; MAX_PATTERNS],
+    goal_blank: [usize; 2],
+    neighbours: [u32; MAX_CELLS],
+    width: usize,
 }
 
 /// Each database's entry for the board and for its reflection, and their sums.
@@ -66,6 +80,9 @@ pub(crate) struct PdbState {
     msum: u32,
     idx: [u32; MAX_PATTERNS],
     midx: [u32; MAX_PATTERNS],
+    /// Zero-aware tables only: the cells each pattern's tiles hold (under each naming).
+    occ: [u32; MAX_PATTERNS],
+    mocc: [u32; MAX_PATTERNS],
 }
 
 /// What entering a child changes: one database's entry and index for the board, one for the
@@ -82,6 +99,9 @@ pub(crate) struct PdbChange {
     old_idx: u32,
     midx: u32,
     old_midx: u32,
+    /// Zero-aware tables only: the two cells the slide changes, under each naming.
+    flip: u32,
+    mflip: u32,
 }
 
 impl PdbState {
@@ -92,9 +112,13 @@ impl PdbState {
 }
 
 /// The evaluator over the compact tables.
-pub(crate) type CompactEval<'a> = PdbEval<'a, true>;
+pub(crate) type CompactEval<'a> = PdbEval<'a, true, false>;
 /// The evaluator over the positional tables.
-pub(crate) type PositionalEval<'a> = PdbEval<'a, false>;
+pub(crate) type PositionalEval<'a> = PdbEval<'a, false, false>;
+/// The evaluator over the zero-aware tables, compact.
+pub(crate) type ZeroCompactEval<'a> = PdbEval<'a, true, true>;
+/// The evaluator over the zero-aware tables laid out by positions.
+pub(crate) type ZeroPositionalEval<'a> = PdbEval<'a, false, true>;
 
 impl<'a> CompactEval<'a> {
     /// The evaluator over `set`'s own (compact) tables; `None` when the engine cannot take
@@ -106,29 +130,42 @@ impl<'a> CompactEval<'a> {
     }
 }
 
-impl<'a> PositionalEval<'a> {
-    /// The evaluator over `set`'s positional tables, when its databases take that layout
-    /// (see [`PdbSet::positional_tables`]).
-    pub fn positional(set: &'a PdbSet) -> Option<PositionalEval<'a>> {
-        PositionalEval::laid_out(set, set.positional_tables()?)
+impl<'a> ZeroCompactEval<'a> {
+    /// The evaluator over `set`'s zero-aware tables, when it has them.
+    pub fn zero_aware(set: &'a PdbSet) -> Option<ZeroCompactEval<'a>> {
+        let tables: Vec<&'a [u8]> = set.zero_aware()?.iter().map(|z| z.bits()).collect();
+        PdbEval::over(set, &tables)
+    }
+}
+
+impl<'a, const ZERO: bool> PdbEval<'a, false, ZERO> {
+    /// The evaluator over `set`'s positional tables (of its zero-aware tables where it has
+    /// them, of its databases otherwise), when they take that layout (see
+    /// [`PdbSet::positional_tables`]).
+    pub fn positional(set: &'a PdbSet) -> Option<PdbEval<'a, false, ZERO>> {
+        if set.zero_aware().is_some() != ZERO {
+            return None;
+        }
+        PdbEval::laid_out(set, set.positional_tables()?)
     }
 
-    /// The evaluator for `set` over `tables`, its databases laid out by positions.
+    /// The evaluator for `set` over `tables`, its databases (or zero-aware tables) laid out
+    /// by positions.
     pub(crate) fn laid_out(
         set: &PdbSet,
         tables: &'a [PositionalTable],
-    ) -> Option<PositionalEval<'a>> {
+    ) -> Option<PdbEval<'a, false, ZERO>> {
         let entries: Vec<&'a [u8]> = tables.iter().map(|t| t.entries()).collect();
         PdbEval::over(set, &entries)
     }
 }
 
-impl<'a, const COMPACT: bool> PdbEval<'a, COMPACT> {
+impl<'a, const COMPACT: bool, const ZERO: bool> PdbEval<'a, COMPACT, ZERO> {
     /// The evaluator over `tables` (one per database, in order, in this type's layout); `None`
     /// for boards past 32 cells, more than [`MAX_PATTERNS`] patterns or 8 tiles a pattern, a
     /// table whose length is not its layout's or is more than `u32::MAX`, or a reflection that
     /// is not its own inverse.
-    pub(crate) fn over(set: &PdbSet, tables: &[&'a [u8]]) -> Option<PdbEval<'a, COMPACT>> {
+    pub(crate) fn over(set: &PdbSet, tables: &[&'a [u8]]) -> Option<PdbEval<'a, COMPACT, ZERO>> {
         let n = set.goal().shape().cells();
         let dbs = set.databases();
         if n > MAX_CELLS || dbs.len() > MAX_PATTERNS || tables.len() != dbs.len() {
@@ -146,17 +183,28 @@ impl<'a, const COMPACT: bool> PdbEval<'a, COMPACT> {
                 tiles: [[0; SLOTS]; MAX_PATTERNS],
             },
             mirror: None,
+            home: [[0; SLOTS]; MAX_PATTERNS],
+            goal_blank: [0; 2],
+            neighbours: [0; MAX_CELLS],
+            width: set.goal().shape().width(),
         };
         for (d, (db, &table)) in dbs.iter().zip(tables).enumerate() {
             let k = db.tiles().len();
             // Every index the search can form is below the layout's length: a table of any
             // other length (or past u32 indexes) is refused here rather than read out of bounds.
-            let length = if COMPACT {
+            let placements = if COMPACT {
                 Some(permutations_count(n, k))
             } else {
                 (n as u64).checked_pow(k as u32)
             };
-            if k > SLOTS || length != Some(table.len() as u64) || table.len() > u32::MAX as usize {
+            // Zero-aware: a bit for each blank digit of each placement.
+            let length = if ZERO {
+                placements.map(|p| (p * (n - k) as u64).div_ceil(8))
+            } else {
+                placements
+            };
+            let indexes_fit = placements.is_some_and(|p| p <= u32::MAX as u64);
+            if k > SLOTS || k >= n || length != Some(table.len() as u64) || !indexes_fit {
                 return None;
             }
             e.tables[d] = table;
@@ -171,8 +219,12 @@ impl<'a, const COMPACT: bool> PdbEval<'a, COMPACT> {
                     (n as u32).pow((k - 1 - s) as u32)
                 };
                 e.direct.tiles[d][s] = t as u8;
+                e.home[d][s] = set.goal().position_of(t as crate::board::Tile)? as u8;
             }
         }
+        let neighbours = super::pdb::neighbour_masks(set.goal().shape());
+        e.neighbours[..n].copy_from_slice(&neighbours);
+        e.goal_blank = [set.goal().blank(); 2];
         let involution = set
             .reflection()
             .is_none_or(|r| (0..n).all(|c| r.cell[r.cell[c] as usize] as usize == c));
@@ -200,27 +252,36 @@ impl<'a, const COMPACT: bool> PdbEval<'a, COMPACT> {
             }
             Mirror { naming, cell }
         });
+        if let Some(m) = &e.mirror {
+            e.goal_blank[1] = m.cell[e.goal_blank[0]] as usize;
+        }
         Some(e)
     }
 
-    /// Database `d`'s index for `cells` under `naming`, cells mapped by `map`.
-    fn index(
+    /// Database `d`'s tiles' cells for `cells` under `naming`, cells mapped by `map` (the
+    /// unused slots 0).
+    fn places(
         &self,
         naming: &Naming,
         d: usize,
         cells: &Cells,
         map: Option<&[u8; MAX_CELLS]>,
-    ) -> u32 {
-        let k = self.sizes[d] as usize;
+    ) -> [u8; SLOTS] {
         let mut places = [0u8; SLOTS];
-        for (s, place) in places[..k].iter_mut().enumerate() {
+        for (s, place) in places[..self.sizes[d] as usize].iter_mut().enumerate() {
             let p = cells.cell_of[naming.tiles[d][s] as usize] as usize;
             *place = map.map_or(p as u8, |m| m[p]);
         }
+        places
+    }
+
+    /// The index of a pattern whose tiles are on `places` (for a zero-aware table, before
+    /// the blank's digit).
+    fn index_of(&self, places: &[u8]) -> u32 {
         if COMPACT {
-            rank_partial(&places[..k], self.n) as u32
+            rank_partial(places, self.n) as u32
         } else {
-            places[..k]
+            places
                 .iter()
                 .fold(0u32, |i, &p| i * self.n as u32 + p as u32)
         }
@@ -267,7 +328,53 @@ impl<'a, const COMPACT: bool> PdbEval<'a, COMPACT> {
     }
 }
 
-impl<const COMPACT: bool> Evaluator for PdbEval<'_, COMPACT> {
+impl<const COMPACT: bool, const ZERO: bool> PdbEval<'_, COMPACT, ZERO> {
+    /// Database `d`'s entry at index `idx` for a child whose parent's entry is `parent`; for a
+    /// zero-aware table, its tiles on `occupied` and the blank on `blank` after the slide.
+    #[inline(always)]
+    fn read(&self, d: usize, idx: u32, parent: u8, occupied: u32, blank: usize) -> u8 {
+        if ZERO {
+            let free = (self.n - self.sizes[d] as usize) as u64;
+            let i = idx as u64 * free + blank_digit(occupied, blank & (MAX_CELLS - 1));
+            next_value(parent, bit(self.tables[d], i))
+        } else {
+            self.tables[d][idx as usize]
+        }
+    }
+
+    /// Database `d`'s entry for the board `cells` under `naming` (cells mapped by `map`, the
+    /// goal's blank `goal_blank` there): its index, the entry, and its tiles' cells.
+    fn entry(
+        &self,
+        naming: &Naming,
+        d: usize,
+        cells: &Cells,
+        map: Option<&[u8; MAX_CELLS]>,
+        goal_blank: usize,
+    ) -> (u32, u8, u32) {
+        let k = self.sizes[d] as usize;
+        let places = self.places(naming, d, cells, map);
+        let idx = self.index_of(&places[..k]);
+        if !ZERO {
+            return (idx, self.tables[d][idx as usize], 0);
+        }
+        let occupied = places[..k].iter().fold(0u32, |m, &p| m | 1 << p);
+        let blank = cells.cell_of[0] as usize;
+        let blank = map.map_or(blank, |m| m[blank] as usize);
+        let value = Descent {
+            neighbours: &self.neighbours[..self.n],
+            width: self.width,
+            home: &self.home[d][..k],
+            goal_blank,
+            bits: self.tables[d],
+        }
+        .value(&places[..k], blank, |p| self.index_of(p) as u64);
+        // A table that leads nowhere fails the checks on loading; 0 keeps this path total.
+        (idx, value.unwrap_or(0), occupied)
+    }
+}
+
+impl<const COMPACT: bool, const ZERO: bool> Evaluator for PdbEval<'_, COMPACT, ZERO> {
     type State = PdbState;
     type Change = PdbChange;
 
@@ -279,14 +386,16 @@ impl<const COMPACT: bool> Evaluator for PdbEval<'_, COMPACT> {
             msum: 0,
             idx: [0; MAX_PATTERNS],
             midx: [0; MAX_PATTERNS],
+            occ: [0; MAX_PATTERNS],
+            mocc: [0; MAX_PATTERNS],
         };
         for d in 0..self.count {
-            st.idx[d] = self.index(&self.direct, d, cells, None);
-            st.parts[d] = self.tables[d][st.idx[d] as usize];
+            (st.idx[d], st.parts[d], st.occ[d]) =
+                self.entry(&self.direct, d, cells, None, self.goal_blank[0]);
             st.sum += st.parts[d] as u32;
             if let Some(m) = &self.mirror {
-                st.midx[d] = self.index(&m.naming, d, cells, Some(&m.cell));
-                st.mparts[d] = self.tables[d][st.midx[d] as usize];
+                (st.midx[d], st.mparts[d], st.mocc[d]) =
+                    self.entry(&m.naming, d, cells, Some(&m.cell), self.goal_blank[1]);
                 st.msum += st.mparts[d] as u32;
             }
         }
@@ -306,7 +415,12 @@ impl<const COMPACT: bool> Evaluator for PdbEval<'_, COMPACT> {
         let d = self.direct.db[t] as usize & (MAX_PATTERNS - 1);
         let idx =
             st.idx[d].wrapping_add(self.step(&self.direct, d, t, (s.from, s.to), cells, None));
-        let part = self.tables[d][idx as usize];
+        let flip = if ZERO {
+            (1u32 << (s.from & (MAX_CELLS - 1))) | (1u32 << (s.to & (MAX_CELLS - 1)))
+        } else {
+            0
+        };
+        let part = self.read(d, idx, st.parts[d], st.occ[d] ^ flip, s.from);
         let sum = st.sum + part as u32 - st.parts[d] as u32;
         if sum > limit {
             return Err(sum);
@@ -322,6 +436,8 @@ impl<const COMPACT: bool> Evaluator for PdbEval<'_, COMPACT> {
             old_idx: st.idx[d],
             midx: st.midx[0],
             old_midx: st.midx[0],
+            flip,
+            mflip: 0,
         };
         let mut h = sum;
         if let Some(m) = &self.mirror {
@@ -332,7 +448,8 @@ impl<const COMPACT: bool> Evaluator for PdbEval<'_, COMPACT> {
             );
             let midx =
                 st.midx[md].wrapping_add(self.step(&m.naming, md, t, (a, b), cells, Some(&m.cell)));
-            let mpart = self.tables[md][midx as usize];
+            let mflip = if ZERO { (1u32 << a) | (1u32 << b) } else { 0 };
+            let mpart = self.read(md, midx, st.mparts[md], st.mocc[md] ^ mflip, a);
             let msum = st.msum + mpart as u32 - st.mparts[md] as u32;
             h = h.max(msum);
             if h > limit {
@@ -343,6 +460,7 @@ impl<const COMPACT: bool> Evaluator for PdbEval<'_, COMPACT> {
             change.mold = st.mparts[md];
             change.midx = midx;
             change.old_midx = st.midx[md];
+            change.mflip = mflip;
         }
         Ok((h, change))
     }
@@ -359,6 +477,10 @@ impl<const COMPACT: bool> Evaluator for PdbEval<'_, COMPACT> {
         st.msum = st.msum + c.mpart as u32 - st.mparts[md] as u32;
         st.mparts[md] = c.mpart;
         st.midx[md] = c.midx;
+        if ZERO {
+            st.occ[d] ^= c.flip;
+            st.mocc[md] ^= c.mflip;
+        }
     }
 
     #[inline(always)]
@@ -373,6 +495,10 @@ impl<const COMPACT: bool> Evaluator for PdbEval<'_, COMPACT> {
         st.sum = st.sum + c.old as u32 - c.part as u32;
         st.parts[d] = c.old;
         st.idx[d] = c.old_idx;
+        if ZERO {
+            st.occ[d] ^= c.flip;
+            st.mocc[md] ^= c.mflip;
+        }
     }
 }
 
@@ -419,6 +545,40 @@ mod tests {
             assert_eq!(compact.mirror.is_some(), shape.width() == shape.height());
             walk(&s, &compact, &mut rng);
             walk(&s, &positional, &mut rng);
+            // The zero-aware tables (built with the databases), in both layouts.
+            let zero_tables = PositionalTable::zero_aware_of(&s);
+            let zero = ZeroCompactEval::zero_aware(&s).unwrap();
+            walk(&s, &zero, &mut rng);
+            walk(
+                &s,
+                &ZeroPositionalEval::laid_out(&s, &zero_tables).unwrap(),
+                &mut rng,
+            );
+        }
+    }
+
+    /// Zero-aware values are never below the additive ones, often above, and never above
+    /// the true distance (the length IDA* finds with them, which linear conflict confirms).
+    #[test]
+    fn zero_aware_values_are_at_least_the_additive_ones() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        // Three tiles seldom cut 25 cells apart; five often cut 16.
+        for (shape, spec, least_above) in [
+            (Shape::new(4, 4).unwrap(), "5-5-5", 30),
+            (Shape::new(5, 5).unwrap(), "blocks-3", 1),
+        ] {
+            let s = set(shape, spec);
+            let additive = CompactEval::new(&s).unwrap();
+            let zero = ZeroCompactEval::zero_aware(&s).unwrap();
+            let mut above = 0;
+            for _ in 0..300 {
+                let b = crate::random::random_solvable(s.goal(), &mut rng);
+                let cells = Cells::of(&b);
+                let (a, z) = (additive.root(&cells).1, zero.root(&cells).1);
+                assert!(z >= a, "{spec}: {b:?}");
+                above += (z > a) as u32;
+            }
+            assert!(above >= least_above, "{spec}: {above} of 300 above");
         }
     }
 
@@ -438,7 +598,7 @@ mod tests {
     }
 
     /// Random slides from the goal, each checked against a fresh evaluation.
-    fn walk<const C: bool>(s: &PdbSet, e: &PdbEval<'_, C>, rng: &mut SmallRng) {
+    fn walk<const C: bool, const Z: bool>(s: &PdbSet, e: &PdbEval<'_, C, Z>, rng: &mut SmallRng) {
         let shape = s.goal().shape();
         let spec = &s.partition().name;
         let mut board = s.goal().clone();

@@ -491,6 +491,25 @@ impl PdbCache {
         ))
     }
 
+    /// The file name of the zero-aware table beside the database of `tiles` toward `goal`:
+    /// the database's, ending `.zpdb`.
+    pub fn zero_aware_path_for(&self, goal: &Board, tiles: &[Tile]) -> PathBuf {
+        self.path_for(goal, tiles).with_extension("zpdb")
+    }
+
+    /// Loads the zero-aware table of `db`'s pattern if a valid file exists (`Ok(None)` when
+    /// there is none; `Err` when one exists but is damaged).
+    pub fn load_zero_aware(
+        &self,
+        db: &PatternDb,
+    ) -> Result<Option<super::zero_aware::ZeroAwareDb>, PdbError> {
+        let path = self.zero_aware_path_for(db.goal(), db.tiles());
+        if !path.exists() {
+            return Ok(None);
+        }
+        super::zero_aware::ZeroAwareDb::load(&path, db, self.loading).map(Some)
+    }
+
     /// The file name for the complete table toward `goal` (12-cell boards and smaller; any
     /// goal with the same blank cell shares it): size, then the blank's cell.
     pub fn table_path(&self, goal: &Board) -> PathBuf {

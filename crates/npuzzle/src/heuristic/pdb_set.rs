@@ -11,6 +11,7 @@ use super::pdb::MAX_PATTERN_TILES;
 use super::pdb::{PatternDb, PdbError, Progress};
 use super::pdb_file::PdbCache;
 use super::pdb_positional::PositionalTable;
+use super::zero_aware::ZeroAwareDb;
 use crate::board::{BLANK, Board, Shape, Tile};
 use crate::symmetry::Reflection;
 use std::sync::Arc;
@@ -398,6 +399,8 @@ pub enum PdbEvent {
         entries: u64,
         /// Peak memory of the largest build.
         peak_bytes: u64,
+        /// Bytes of the zero-aware tables built with them (0 when they get none).
+        zero_aware_bytes: u64,
     },
     /// The complete table of a 12-cell board is about to be built: `states` states,
     /// `bytes` in memory and on disk (twice that while it builds).
@@ -466,9 +469,15 @@ impl PdbEvent {
                 databases,
                 entries,
                 peak_bytes,
+                zero_aware_bytes,
             } => format!(
-                "building {databases} {partition} pattern database(s): {} on disk, up to {} of memory while building{} (once; {cached_in})",
-                human_bytes(*entries),
+                "building {databases} {partition} pattern database(s){}: {} on disk, up to {} of memory while building{} (once; {cached_in})",
+                if *zero_aware_bytes > 0 {
+                    " with their zero-aware tables"
+                } else {
+                    ""
+                },
+                human_bytes(*entries + *zero_aware_bytes),
                 human_bytes(*peak_bytes),
                 build_time(*entries)
             ),
@@ -530,7 +539,11 @@ pub struct PdbSet {
     tile_db: Vec<u8>,
     tile_slot: Vec<u8>,
     reflection: Option<Reflection>,
-    /// The databases laid out by positions for the engine, made on first use where they suit.
+    /// The databases' zero-aware tables, when every one has its table (the engine then reads
+    /// them instead).
+    zero: Option<Arc<[ZeroAwareDb]>>,
+    /// The tables the engine reads (the zero-aware ones where the set has them, else the
+    /// databases) laid out by positions, made on first use where they suit.
     positional: std::sync::OnceLock<Option<Arc<[PositionalTable]>>>,
 }
 
@@ -566,8 +579,32 @@ impl PdbSet {
             dbs,
             tile_db,
             tile_slot,
+            zero: None,
             positional: std::sync::OnceLock::new(),
         })
+    }
+
+    /// This set with the zero-aware tables `zero` (one per database, in order, of the same
+    /// goal and patterns), which the engine then reads.
+    pub fn with_zero_aware(mut self, zero: Vec<ZeroAwareDb>) -> Result<PdbSet, PdbError> {
+        let matches = zero.len() == self.dbs.len()
+            && zero
+                .iter()
+                .zip(&self.dbs)
+                .all(|(z, db)| z.goal() == db.goal() && z.tiles() == db.tiles());
+        if !matches {
+            return Err(PdbError::BadPattern(
+                "a zero-aware table does not match its database".into(),
+            ));
+        }
+        self.zero = Some(zero.into());
+        self.positional = std::sync::OnceLock::new();
+        Ok(self)
+    }
+
+    /// The zero-aware tables, when the set has one for every database.
+    pub fn zero_aware(&self) -> Option<&[ZeroAwareDb]> {
+        self.zero.as_deref()
     }
 
     /// Loads each database from `cache` (when given); the ones not cached, or damaged or
@@ -624,11 +661,36 @@ impl PdbSet {
                 what.join("; ")
             )));
         }
-        if !missing.is_empty() {
-            let sizes = missing.iter().map(|&i| partition.patterns[i].len());
+        // Zero-aware tables where every database takes one: loaded beside the cached
+        // databases; a missing or damaged one is built (with its database, one search) when
+        // the policy lets the databases be built.
+        let zero_aware = partition
+            .patterns
+            .iter()
+            .all(|t| super::zero_aware::suits(n, t.len()));
+        let mut zeros: Vec<Option<ZeroAwareDb>> = (0..dbs.len()).map(|_| None).collect();
+        if zero_aware && let Some(cache) = cache {
+            for (i, db) in dbs.iter().enumerate() {
+                if let Some(db) = db {
+                    zeros[i] = cache.load_zero_aware(db).ok().flatten();
+                }
+            }
+        }
+        let to_build: Vec<usize> = (0..dbs.len())
+            .filter(|&i| dbs[i].is_none() || (zero_aware && may_build && zeros[i].is_none()))
+            .collect();
+        if !to_build.is_empty() {
+            let sizes = to_build.iter().map(|&i| partition.patterns[i].len());
             let peak_bytes = sizes
                 .clone()
-                .map(|k| super::pdb::build_bytes(n, k))
+                .map(|k| {
+                    let zero = if zero_aware {
+                        super::zero_aware::table_bytes(n, k)
+                    } else {
+                        0
+                    };
+                    super::pdb::build_bytes(n, k) + zero
+                })
                 .max()
                 .unwrap_or(0);
             // Every build checks its own need again; checked here first, no build runs in vain.
@@ -638,12 +700,20 @@ impl PdbSet {
             )?;
             events(PdbEvent::Plan {
                 partition: partition.name.clone(),
-                databases: missing.len(),
-                entries: sizes.map(|k| crate::rank::permutations_count(n, k)).sum(),
+                databases: to_build.len(),
+                entries: sizes
+                    .clone()
+                    .map(|k| crate::rank::permutations_count(n, k))
+                    .sum(),
                 peak_bytes,
+                zero_aware_bytes: if zero_aware {
+                    sizes.map(|k| super::zero_aware::table_bytes(n, k)).sum()
+                } else {
+                    0
+                },
             });
         }
-        for &i in &missing {
+        for &i in &to_build {
             let pattern = &partition.patterns[i];
             match damaged[i].take() {
                 Some((path, why)) => events(PdbEvent::Rebuilding(path, why)),
@@ -655,21 +725,39 @@ impl PdbSet {
             if let Some(c) = cache
                 && build_lock.is_some()
                 && let Ok(Some(db)) = c.load(goal, pattern)
+                && (!zero_aware || zeros[i].is_some() || {
+                    zeros[i] = c.load_zero_aware(&db).ok().flatten();
+                    zeros[i].is_some()
+                })
             {
                 events(PdbEvent::Loaded(c.path_for(goal, pattern)));
                 dbs[i] = Some(Arc::new(db));
                 continue;
             }
             let started = std::time::Instant::now();
-            let db = PatternDb::build_until(goal, pattern, progress, stop)?;
-            let mut saved = false;
+            let (db, zero) = if zero_aware {
+                let (db, z) = ZeroAwareDb::build_with(goal, pattern, progress, stop)?;
+                (db, Some(z))
+            } else {
+                (PatternDb::build_until(goal, pattern, progress, stop)?, None)
+            };
+            let mut saved = dbs[i].is_some();
             if let Some(cache) = cache {
-                let path = cache.path_for(goal, pattern);
-                match db.save(&path) {
-                    Ok(()) => saved = true,
-                    Err(e) => events(PdbEvent::NotSaved(path, e.to_string())),
+                if !saved {
+                    let path = cache.path_for(goal, pattern);
+                    match db.save(&path) {
+                        Ok(()) => saved = true,
+                        Err(e) => events(PdbEvent::NotSaved(path, e.to_string())),
+                    }
+                }
+                if let Some(z) = &zero {
+                    let path = cache.zero_aware_path_for(goal, pattern);
+                    if let Err(e) = z.save(&path) {
+                        events(PdbEvent::NotSaved(path, e.to_string()));
+                    }
                 }
             }
+            zeros[i] = zero;
             events(PdbEvent::Built(
                 pattern.clone(),
                 started.elapsed().as_secs_f64(),
@@ -703,7 +791,11 @@ impl PdbSet {
                 dbs[i] = Some(Arc::new(db));
             }
         }
-        PdbSet::new(goal, partition, dbs.into_iter().flatten().collect())
+        let set = PdbSet::new(goal, partition, dbs.into_iter().flatten().collect())?;
+        match zeros.into_iter().collect::<Option<Vec<ZeroAwareDb>>>() {
+            Some(zeros) if zero_aware => set.with_zero_aware(zeros),
+            _ => Ok(set),
+        }
     }
 
     /// The goal.
@@ -760,7 +852,12 @@ impl PdbSet {
     pub(crate) fn positional_tables(&self) -> Option<&[PositionalTable]> {
         self.positional
             .get_or_init(|| {
-                PositionalTable::shared(self.goal.cells(), &self.dbs, self.goal.shape().cells())
+                PositionalTable::shared(
+                    self.goal.cells(),
+                    &self.dbs,
+                    self.zero.as_deref(),
+                    self.goal.shape().cells(),
+                )
             })
             .as_deref()
     }

@@ -16,7 +16,9 @@
 
 use crate::board::{Board, Move};
 use crate::heuristic::pdb::PdbError;
-use crate::heuristic::pdb_eval::{CompactEval, PositionalEval};
+use crate::heuristic::pdb_eval::{
+    CompactEval, PositionalEval, ZeroCompactEval, ZeroPositionalEval,
+};
 use crate::heuristic::pdb_set::PdbSet;
 use crate::heuristic::{
     Heuristic, HeuristicKind, LinearConflict, LinearConflictEval, LongLineConflictEval, Manhattan,
@@ -665,17 +667,30 @@ impl Solver {
             (Heuristics::Pdb { set, canonical }, _) => {
                 let b = canonical.board(board);
                 search::check_solvable(&b, set.goal())?;
+                let back = MovesBack::Canonical(canonical);
+                // The zero-aware tables where the set has them (stronger, same cost a state),
+                // laid out by positions for long searches where they suit.
+                if set.zero_aware().is_some() {
+                    if job.long()
+                        && let Some(e) = ZeroPositionalEval::positional(set)
+                    {
+                        return Ok((job.run(&b, &e, pruner)?, back));
+                    }
+                    if let Some(e) = ZeroCompactEval::zero_aware(set) {
+                        return Ok((job.run(&b, &e, pruner)?, back));
+                    }
+                }
                 if job.long()
                     && let Some(e) = PositionalEval::positional(set)
                 {
-                    return Ok((job.run(&b, &e, pruner)?, MovesBack::Canonical(canonical)));
+                    return Ok((job.run(&b, &e, pruner)?, back));
                 }
                 let e = CompactEval::new(set).ok_or_else(|| {
                     SearchError::Unsupported(
                         "the IDA* engine takes at most 8 patterns of at most 8 tiles, tables of at most 4,294,967,295 entries and boards of at most 32 cells".into(),
                     )
                 })?;
-                Ok((job.run(&b, &e, pruner)?, MovesBack::Canonical(canonical)))
+                Ok((job.run(&b, &e, pruner)?, back))
             }
             (_, Some(fast)) => {
                 search::check_solvable(board, &self.goal)?;
