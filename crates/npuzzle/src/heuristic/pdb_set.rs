@@ -808,9 +808,10 @@ impl PdbSet {
         &self.partition
     }
 
-    /// One line naming the set: the partition, each database's tiles and, when it is taken,
-    /// the reflected lookup (e.g. `6-6-6-6 [1, 2, 3, 6, 7, 8] … +reflection`); results files
-    /// record it, so runs over different databases are told apart.
+    /// One line naming the set: the partition, each database's tiles, when they are taken the
+    /// reflected lookup and the zero-aware tables (e.g. `6-6-6-6 [1, 2, 3, 6, 7, 8] …
+    /// +reflection zero-aware`); results files record it, so runs over different heuristics
+    /// are told apart.
     pub fn describe(&self) -> String {
         let mut text = self.partition.name.clone();
         for db in &self.dbs {
@@ -818,6 +819,9 @@ impl PdbSet {
         }
         if self.reflection.is_some() {
             text.push_str(" +reflection");
+        }
+        if self.zero.is_some() {
+            text.push_str(" zero-aware");
         }
         text
     }
