@@ -281,6 +281,71 @@ fn the_builder_chooses_databases_by_one_rule() {
     assert_eq!(s.heuristic(), HeuristicKind::LinearConflict);
 }
 
+/// A damaged zero-aware table: where building is not allowed it is reported and the searches
+/// read the additive entries (still optimal); where it is, it is rebuilt with its database.
+#[test]
+fn damaged_zero_aware_tables_fall_back_or_are_rebuilt() {
+    use npuzzle::heuristic::pdb_file::PdbCache;
+    use std::sync::Mutex;
+    let dir = std::env::temp_dir().join(format!("npuzzle-zpdb-policy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cache = PdbCache::new(&dir);
+    let goal = Board::goal(Shape::new(4, 4).unwrap());
+    let events = Arc::new(Mutex::new(Vec::<String>::new()));
+    let source = |build| {
+        let seen = events.clone();
+        PdbSource {
+            cache: Some(cache.clone()),
+            partition: Some("5-5-5".into()),
+            build,
+            events: Some(Arc::new(move |e: &PdbEvent| {
+                seen.lock()
+                    .unwrap()
+                    .push(e.message(None).unwrap_or_default())
+            })),
+            stop: None,
+        }
+    };
+    let set = source(Building::Quick).provide(&goal).unwrap().unwrap();
+    assert!(set.zero_aware().is_some());
+    let path = cache.zero_aware_path_for(set.goal(), &set.partition().patterns[1]);
+    let good = std::fs::read(&path).unwrap();
+    let mut bytes = good.clone();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x20;
+    std::fs::write(&path, &bytes).unwrap();
+    events.lock().unwrap().clear();
+    let set = source(Building::Never).provide(&goal).unwrap().unwrap();
+    assert!(set.zero_aware().is_none());
+    let said = events.lock().unwrap().join("\n");
+    assert!(
+        said.contains("unusable") && said.contains("checksum"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "left alone");
+    let solver =
+        Solver::with_pdbs(goal.clone(), Algorithm::IdaStar, set, Limits::default()).unwrap();
+    let bfs = Solver::new(
+        goal.clone(),
+        Algorithm::Bidirectional,
+        HeuristicKind::Manhattan,
+        Limits::default(),
+    )
+    .unwrap();
+    let mut rng = SmallRng::seed_from_u64(3);
+    for _ in 0..5 {
+        let b = scramble_walk(&goal, 30, &mut rng);
+        assert_eq!(length(&solver, &b), length(&bfs, &b), "{b:?}");
+    }
+    events.lock().unwrap().clear();
+    let set = source(Building::Quick).provide(&goal).unwrap().unwrap();
+    assert!(set.zero_aware().is_some());
+    let said = events.lock().unwrap().join("\n");
+    assert!(said.contains("checksum"), "{said}");
+    assert_eq!(std::fs::read(&path).unwrap(), good, "rebuilt");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The building policy holds for damaged and outdated files too: where building is not
 /// allowed they are reported and left alone, never rebuilt; where it is, they are rebuilt.
 #[test]

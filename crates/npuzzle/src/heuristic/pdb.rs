@@ -250,7 +250,7 @@ impl RankBits {
 }
 
 /// `len` zero atomics for a build, or the error naming the memory it could not get.
-pub(crate) fn zeroed<A: ZeroValid>(len: usize) -> Result<Zeroed<A>, PdbError> {
+fn zeroed<A: ZeroValid>(len: usize) -> Result<Zeroed<A>, PdbError> {
     Zeroed::new(len).ok_or_else(|| {
         PdbError::Unsupported(format!(
             "the system gave no {} of memory for a pattern database build",

@@ -444,6 +444,9 @@ pub enum PdbEvent {
     },
     /// `auto` goes without databases: they could not be loaded or built.
     Unavailable(String),
+    /// A cached zero-aware table is damaged and may not be rebuilt here: the searches read the
+    /// additive entries instead. The file and why.
+    ZeroAwareUnavailable(std::path::PathBuf, String),
 }
 
 impl PdbEvent {
@@ -512,6 +515,10 @@ impl PdbEvent {
             PdbEvent::Unavailable(why) => {
                 format!("no pattern databases ({why}); solving without them")
             }
+            PdbEvent::ZeroAwareUnavailable(path, why) => format!(
+                "warning: {} is unusable ({why}); searching with the additive entries (`npuzzle pdb build` rebuilds it)",
+                path.display()
+            ),
         })
     }
 }
@@ -671,8 +678,21 @@ impl PdbSet {
         let mut zeros: Vec<Option<ZeroAwareDb>> = (0..dbs.len()).map(|_| None).collect();
         if zero_aware && let Some(cache) = cache {
             for (i, db) in dbs.iter().enumerate() {
-                if let Some(db) = db {
-                    zeros[i] = cache.load_zero_aware(db).ok().flatten();
+                let Some(db) = db else { continue };
+                match cache.load_zero_aware(db) {
+                    Ok(z) => zeros[i] = z,
+                    Err(e) => {
+                        let path = cache.zero_aware_path_for(goal, db.tiles());
+                        let why = match e {
+                            PdbError::Corrupt { reason, .. } => reason,
+                            other => other.to_string(),
+                        };
+                        if may_build {
+                            damaged[i] = Some((path, why));
+                        } else {
+                            events(PdbEvent::ZeroAwareUnavailable(path, why));
+                        }
+                    }
                 }
             }
         }

@@ -33,7 +33,7 @@ use super::pdb_file::{HEADER_LEN, Loading, checked_frame, checksum, corrupt, io_
 use crate::board::{Board, Tile};
 use crate::rank::{permutations_count, rank_partial, unrank_partial};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64};
 
 const MAGIC: &[u8; 8] = b"NPZLZPD\x01";
 const VERSION: u32 = 1;
@@ -176,9 +176,10 @@ fn header(goal: &Board, tiles: &[Tile], crc: u32) -> [u8; HEADER_LEN] {
 pub struct ZeroAwareDb {
     goal: Board,
     tiles: Vec<Tile>,
-    /// The bits start at `offset` (a mapped file's header before them).
+    /// The bits: `len` bytes from `offset` (a mapped file's header before them).
     map: memmap2::Mmap,
     offset: usize,
+    len: usize,
 }
 
 /// Anonymous memory of `len` bytes (in huge pages where the system allows), filled by `fill`.
@@ -228,17 +229,20 @@ impl ZeroAwareDb {
                 goal.shape()
             ),
         )?;
-        let words = super::pdb::zeroed::<AtomicU64>(bytes.div_ceil(8) + 1)?;
-        let entries = if n <= 16 {
-            PatternDb::layers::<AtomicU16>(goal, tiles, progress, stop, Some(words.atomics()))?
-        } else {
-            PatternDb::layers::<AtomicU32>(goal, tiles, progress, stop, Some(words.atomics()))?
-        };
-        let bits = huge_bytes(bytes, |out| {
-            for (chunk, w) in out.chunks_mut(8).zip(words.atomics()) {
-                let b = w.load(Ordering::Relaxed).to_le_bytes();
-                chunk.copy_from_slice(&b[..chunk.len()]);
-            }
+        // The bits are written in place, a whole number of words (the table's last bytes
+        // the end of the last word).
+        let mut entries = Vec::new();
+        let bits = huge_bytes(bytes.div_ceil(8) * 8, |out| {
+            // SAFETY: the map is page-aligned, a whole number of words long, zeroed, and
+            // reached only through these atomics until the build returns.
+            let words: &[AtomicU64] = unsafe {
+                std::slice::from_raw_parts(out.as_mut_ptr() as *const AtomicU64, out.len() / 8)
+            };
+            entries = if n <= 16 {
+                PatternDb::layers::<AtomicU16>(goal, tiles, progress, stop, Some(words))?
+            } else {
+                PatternDb::layers::<AtomicU32>(goal, tiles, progress, stop, Some(words))?
+            };
             Ok(())
         })?;
         let db = PatternDb::from_entries(goal, tiles, entries);
@@ -249,6 +253,7 @@ impl ZeroAwareDb {
                 tiles: tiles.to_vec(),
                 map: bits,
                 offset: 0,
+                len: bytes,
             },
         ))
     }
@@ -265,7 +270,7 @@ impl ZeroAwareDb {
 
     /// The bits, `rank · (n - k) + blank digit` (see the module documentation).
     pub fn bits(&self) -> &[u8] {
-        &self.map[self.offset..]
+        &self.map[self.offset..self.offset + self.len]
     }
 
     /// The value of the pattern at `pos` (in pattern order) with the blank at `blank`, read by
@@ -352,7 +357,7 @@ impl ZeroAwareDb {
             let _ = map.advise(memmap2::Advice::WillNeed);
             (map, HEADER_LEN)
         };
-        if checksum(&map[offset..]) != crc {
+        if checksum(&map[offset..offset + bytes as usize]) != crc {
             return Err(corrupt(
                 path,
                 "entries checksum mismatch: the file is corrupted",
@@ -363,6 +368,7 @@ impl ZeroAwareDb {
             tiles: db.tiles().to_vec(),
             map,
             offset,
+            len: bytes as usize,
         };
         z.check_semantics(db).map_err(|why| corrupt(path, why))?;
         Ok(z)
