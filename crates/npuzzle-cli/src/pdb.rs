@@ -303,7 +303,10 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             }
             let started = Instant::now();
             let set = set_for(&goal, &options)?;
-            let bytes: usize = set.databases().iter().map(|d| d.len()).sum();
+            let bytes: usize = set.databases().iter().map(|d| d.len()).sum::<usize>()
+                + set
+                    .zero_aware()
+                    .map_or(0, |z| z.iter().map(|t| t.bits().len()).sum());
             if NOT_SAVED.load(Ordering::Relaxed) {
                 eprintln!(
                     "npuzzle: error: the {} databases were built but could not be saved in {} (see the warning above); nothing is cached",
@@ -313,11 +316,15 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
             println!(
-                "{} databases ready in {:.1} s: {} entries ({:.0} MB) in {}",
+                "{} databases ready in {:.1} s: {:.0} MB{} in {}",
                 set.partition().name,
                 started.elapsed().as_secs_f64(),
-                bytes,
                 bytes as f64 / 1e6,
+                if set.zero_aware().is_some() {
+                    " with their zero-aware tables"
+                } else {
+                    ""
+                },
                 cache.dir().display()
             );
             Ok(ExitCode::SUCCESS)

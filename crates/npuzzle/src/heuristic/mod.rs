@@ -12,7 +12,7 @@ pub(crate) mod pdb_eval;
 pub mod pdb_file;
 pub(crate) mod pdb_positional;
 pub mod pdb_set;
-pub(crate) mod zero_aware;
+pub mod zero_aware;
 
 pub use linear_conflict::LinearConflict;
 pub(crate) use linear_conflict::{LinearConflictEval, LongLineConflictEval};

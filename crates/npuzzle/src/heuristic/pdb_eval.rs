@@ -63,10 +63,10 @@ pub(crate) struct PdbEval<'a, const COMPACT: bool, const ZERO: bool> {
     tables: [&'a [u8]; MAX_PATTERNS],
     direct: Naming,
     mirror: Option<Mirror>,
-    /// For zero-aware tables: walking down them (each slot's home cell, the goal's blank
-    /// under each naming, the board).
+    /// For zero-aware tables: walking down them (each slot's home cell, the goal's blank (on
+    /// the diagonal where the reflection is taken, so the same for both), the board).
     home: [[u8; SLOTS]; MAX_PATTERNS],
-    goal_blank: [usize; 2],
+    goal_blank: usize,
     neighbours: [u32; MAX_CELLS],
     width: usize,
 }
@@ -184,7 +184,7 @@ impl<'a, const COMPACT: bool, const ZERO: bool> PdbEval<'a, COMPACT, ZERO> {
             },
             mirror: None,
             home: [[0; SLOTS]; MAX_PATTERNS],
-            goal_blank: [0; 2],
+            goal_blank: set.goal().blank(),
             neighbours: [0; MAX_CELLS],
             width: set.goal().shape().width(),
         };
@@ -224,7 +224,7 @@ impl<'a, const COMPACT: bool, const ZERO: bool> PdbEval<'a, COMPACT, ZERO> {
         }
         let neighbours = super::pdb::neighbour_masks(set.goal().shape());
         e.neighbours[..n].copy_from_slice(&neighbours);
-        e.goal_blank = [set.goal().blank(); 2];
+
         let involution = set
             .reflection()
             .is_none_or(|r| (0..n).all(|c| r.cell[r.cell[c] as usize] as usize == c));
@@ -252,9 +252,6 @@ impl<'a, const COMPACT: bool, const ZERO: bool> PdbEval<'a, COMPACT, ZERO> {
             }
             Mirror { naming, cell }
         });
-        if let Some(m) = &e.mirror {
-            e.goal_blank[1] = m.cell[e.goal_blank[0]] as usize;
-        }
         Some(e)
     }
 
@@ -342,15 +339,14 @@ impl<const COMPACT: bool, const ZERO: bool> PdbEval<'_, COMPACT, ZERO> {
         }
     }
 
-    /// Database `d`'s entry for the board `cells` under `naming` (cells mapped by `map`, the
-    /// goal's blank `goal_blank` there): its index, the entry, and its tiles' cells.
+    /// Database `d`'s entry for the board `cells` under `naming` (cells mapped by `map`): its
+    /// index, the entry, and its tiles' cells.
     fn entry(
         &self,
         naming: &Naming,
         d: usize,
         cells: &Cells,
         map: Option<&[u8; MAX_CELLS]>,
-        goal_blank: usize,
     ) -> (u32, u8, u32) {
         let k = self.sizes[d] as usize;
         let places = self.places(naming, d, cells, map);
@@ -365,11 +361,12 @@ impl<const COMPACT: bool, const ZERO: bool> PdbEval<'_, COMPACT, ZERO> {
             neighbours: &self.neighbours[..self.n],
             width: self.width,
             home: &self.home[d][..k],
-            goal_blank,
+            goal_blank: self.goal_blank,
             bits: self.tables[d],
         }
         .value(&places[..k], blank, |p| self.index_of(p) as u64);
-        // A table that leads nowhere fails the checks on loading; 0 keeps this path total.
+        // A table that leads nowhere fails the checks every table passes (on loading, and
+        // after a build); 0 keeps this path total.
         (idx, value.unwrap_or(0), occupied)
     }
 }
@@ -390,12 +387,11 @@ impl<const COMPACT: bool, const ZERO: bool> Evaluator for PdbEval<'_, COMPACT, Z
             mocc: [0; MAX_PATTERNS],
         };
         for d in 0..self.count {
-            (st.idx[d], st.parts[d], st.occ[d]) =
-                self.entry(&self.direct, d, cells, None, self.goal_blank[0]);
+            (st.idx[d], st.parts[d], st.occ[d]) = self.entry(&self.direct, d, cells, None);
             st.sum += st.parts[d] as u32;
             if let Some(m) = &self.mirror {
                 (st.midx[d], st.mparts[d], st.mocc[d]) =
-                    self.entry(&m.naming, d, cells, Some(&m.cell), self.goal_blank[1]);
+                    self.entry(&m.naming, d, cells, Some(&m.cell));
                 st.msum += st.mparts[d] as u32;
             }
         }

@@ -491,6 +491,16 @@ impl PdbCache {
         ))
     }
 
+    /// Whether files can be saved here (the directory is made if need be, and a probe file
+    /// written and removed).
+    pub fn writable(&self) -> bool {
+        let probe = self.dir.join(format!(".write-test.{}", std::process::id()));
+        fs::create_dir_all(&self.dir)
+            .and_then(|_| fs::write(&probe, b""))
+            .and_then(|_| fs::remove_file(&probe))
+            .is_ok()
+    }
+
     /// The file name of the zero-aware table beside the database of `tiles` toward `goal`:
     /// the database's, ending `.zpdb`.
     pub fn zero_aware_path_for(&self, goal: &Board, tiles: &[Tile]) -> PathBuf {

@@ -17,7 +17,7 @@
 //!
 //! Zero-aware tables (see `zero_aware`) take the same layout: `n^k · (n - k)` bits, the
 //! placement's positional index times `n - k` plus the blank's digit (580 MB for a 6-tile
-//! 5×5 pattern, 2.3 GB for the four, made from the compact bits in about 3 s).
+//! 5×5 pattern, 2.3 GB for the four, made from the compact bits in about 4 s).
 //!
 //! The tables are made once per process for each set of databases (by goal and patterns) and
 //! shared by every [`PdbSet`] holding those databases while any of them lives, so solvers made
@@ -342,8 +342,11 @@ fn fill(out: &mut [u8], compact: &[u8], n: usize, k: usize, depth: usize, used: 
 mod tests {
     use super::*;
     use crate::board::{Board, Move, Shape};
-    use crate::heuristic::pdb_eval::{CompactEval, PositionalEval};
+    use crate::heuristic::pdb_eval::{
+        CompactEval, PositionalEval, ZeroCompactEval, ZeroPositionalEval,
+    };
     use crate::heuristic::pdb_set::{Partition, PdbSet};
+    use crate::heuristic::zero_aware::bit;
     use crate::rank::unrank_partial;
     use crate::search::Limits;
     use crate::search::engine::run;
@@ -390,8 +393,46 @@ mod tests {
         }
     }
 
+    /// Every zero-aware bit of the compact layout is found at its placement's positions in
+    /// the positional one (each thread's run of first cells meets the next in a shared word),
+    /// and no other bit is set.
+    #[test]
+    fn positional_layout_holds_every_zero_aware_bit() {
+        for (shape, spec) in [
+            (Shape::new(4, 4).unwrap(), "5-5-5"),
+            (Shape::new(4, 4).unwrap(), "6-6-3"),
+            (Shape::new(3, 5).unwrap(), "blocks-4"),
+            (Shape::new(5, 5).unwrap(), "blocks-3"),
+            (Shape::new(3, 3).unwrap(), "1/2,3,4/5,6,7,8"),
+        ] {
+            let s = set(shape, spec);
+            let n = shape.cells();
+            for z in s.zero_aware().unwrap() {
+                let k = z.tiles().len();
+                let free = (n - k) as u64;
+                let table = PositionalTable::of_zero(z, n).unwrap();
+                let bits = (n as u64).pow(k as u32) * free;
+                assert_eq!(table.entries().len() as u64, bits.div_ceil(8));
+                let mut places = vec![0u8; k];
+                let mut ones = 0u64;
+                for r in 0..permutations_count(n, k) {
+                    unrank_partial(r, n, &mut places);
+                    let at = places.iter().fold(0u64, |i, &p| i * n as u64 + p as u64);
+                    for d in 0..free {
+                        let want = bit(z.bits(), r * free + d);
+                        assert_eq!(bit(table.entries(), at * free + d), want, "{spec} rank {r}");
+                        ones += want as u64;
+                    }
+                }
+                let set_bits: u64 = table.entries().iter().map(|b| b.count_ones() as u64).sum();
+                assert_eq!(set_bits, ones, "{spec}: stray bits");
+            }
+        }
+    }
+
     /// Over the positional tables the engine does exactly what it does over the compact ones:
-    /// same lengths, same states expanded and generated, reflection included (4×4) or not (3×5).
+    /// same lengths, same states expanded and generated, reflection included (4×4) or not (3×5),
+    /// additive entries or zero-aware bits.
     #[test]
     fn positional_evaluator_agrees_node_for_node() {
         let mut rng = SmallRng::seed_from_u64(5);
@@ -403,6 +444,22 @@ mod tests {
             let tables = PositionalTable::all_of(&s);
             let positional = PositionalEval::laid_out(&s, &tables).unwrap();
             let compact = CompactEval::new(&s).unwrap();
+            agree(&s, &positional, &compact, &mut rng);
+            let zero_tables = PositionalTable::zero_aware_of(&s);
+            let zero_positional = ZeroPositionalEval::laid_out(&s, &zero_tables).unwrap();
+            let zero_compact = ZeroCompactEval::zero_aware(&s).unwrap();
+            agree(&s, &zero_positional, &zero_compact, &mut rng);
+        }
+    }
+
+    /// `positional` and `compact` search a dozen random boards state for state alike.
+    fn agree<P: Evaluator, C: Evaluator>(
+        s: &PdbSet,
+        positional: &P,
+        compact: &C,
+        rng: &mut SmallRng,
+    ) {
+        {
             for _ in 0..12 {
                 let mut b = s.goal().clone();
                 for _ in 0..rng.random_range(20..60) {
@@ -412,8 +469,8 @@ mod tests {
                 assert_eq!(positional.root(&cells).1, compact.root(&cells).1);
                 let none = Limits::default();
                 let pruner = MovePruner::standard();
-                let (a, sa) = run(&b, &positional, pruner, &none, false).unwrap();
-                let (c, sc) = run(&b, &compact, pruner, &none, false).unwrap();
+                let (a, sa) = run(&b, positional, pruner, &none, false).unwrap();
+                let (c, sc) = run(&b, compact, pruner, &none, false).unwrap();
                 a.verify(&b, s.goal()).unwrap();
                 assert_eq!(
                     (a.len(), sa.expanded, sa.generated),

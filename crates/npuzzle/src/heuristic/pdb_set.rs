@@ -668,15 +668,19 @@ impl PdbSet {
                 what.join("; ")
             )));
         }
-        // Zero-aware tables where every database takes one: loaded beside the cached
-        // databases; a missing or damaged one is built (with its database, one search) when
-        // the policy lets the databases be built.
-        let zero_aware = partition
+        // Zero-aware tables, where every database takes one: loaded beside the cached
+        // databases. They are an extra: a missing or damaged one is built (in its database's
+        // search) when the policy lets the databases be built, the memory allows, and (for a
+        // database already cached) the cache can keep it; otherwise the searches read the
+        // additive entries.
+        let zero_suits = partition
             .patterns
             .iter()
             .all(|t| super::zero_aware::suits(n, t.len()));
         let mut zeros: Vec<Option<ZeroAwareDb>> = (0..dbs.len()).map(|_| None).collect();
-        if zero_aware && let Some(cache) = cache {
+        let mut zero_damaged: Vec<Option<(std::path::PathBuf, String)>> =
+            (0..dbs.len()).map(|_| None).collect();
+        if zero_suits && let Some(cache) = cache {
             for (i, db) in dbs.iter().enumerate() {
                 let Some(db) = db else { continue };
                 match cache.load_zero_aware(db) {
@@ -687,30 +691,50 @@ impl PdbSet {
                             PdbError::Corrupt { reason, .. } => reason,
                             other => other.to_string(),
                         };
-                        if may_build {
-                            damaged[i] = Some((path, why));
-                        } else {
-                            events(PdbEvent::ZeroAwareUnavailable(path, why));
-                        }
+                        zero_damaged[i] = Some((path, why));
                     }
                 }
             }
         }
+        let keeps = zero_suits
+            && may_build
+            && (0..dbs.len()).any(|i| dbs[i].is_some() && zeros[i].is_none())
+            && cache.is_none_or(|c| c.writable());
+        let with_zero: Vec<bool> = (0..dbs.len())
+            .map(|i| {
+                let k = partition.patterns[i].len();
+                zero_suits
+                    && may_build
+                    && zeros[i].is_none()
+                    && (dbs[i].is_none() || keeps)
+                    && super::pdb::check_memory(
+                        super::pdb::build_bytes(n, k) + super::zero_aware::table_bytes(n, k),
+                        "",
+                    )
+                    .is_ok()
+            })
+            .collect();
+        for (i, damage) in zero_damaged.iter_mut().enumerate() {
+            if !with_zero[i]
+                && let Some((path, why)) = damage.take()
+            {
+                events(PdbEvent::ZeroAwareUnavailable(path, why));
+            }
+        }
         let to_build: Vec<usize> = (0..dbs.len())
-            .filter(|&i| dbs[i].is_none() || (zero_aware && may_build && zeros[i].is_none()))
+            .filter(|&i| dbs[i].is_none() || with_zero[i])
             .collect();
         if !to_build.is_empty() {
-            let sizes = to_build.iter().map(|&i| partition.patterns[i].len());
-            let peak_bytes = sizes
-                .clone()
-                .map(|k| {
-                    let zero = if zero_aware {
-                        super::zero_aware::table_bytes(n, k)
-                    } else {
-                        0
-                    };
-                    super::pdb::build_bytes(n, k) + zero
-                })
+            let zero_bytes = |i: usize| {
+                if with_zero[i] {
+                    super::zero_aware::table_bytes(n, partition.patterns[i].len())
+                } else {
+                    0
+                }
+            };
+            let peak_bytes = to_build
+                .iter()
+                .map(|&i| super::pdb::build_bytes(n, partition.patterns[i].len()) + zero_bytes(i))
                 .max()
                 .unwrap_or(0);
             // Every build checks its own need again; checked here first, no build runs in vain.
@@ -721,41 +745,42 @@ impl PdbSet {
             events(PdbEvent::Plan {
                 partition: partition.name.clone(),
                 databases: to_build.len(),
-                entries: sizes
-                    .clone()
-                    .map(|k| crate::rank::permutations_count(n, k))
+                entries: missing
+                    .iter()
+                    .map(|&i| crate::rank::permutations_count(n, partition.patterns[i].len()))
                     .sum(),
                 peak_bytes,
-                zero_aware_bytes: if zero_aware {
-                    sizes.map(|k| super::zero_aware::table_bytes(n, k)).sum()
-                } else {
-                    0
-                },
+                zero_aware_bytes: to_build.iter().map(|&i| zero_bytes(i)).sum(),
             });
         }
+        let mut zero_saved = vec![false; dbs.len()];
         for &i in &to_build {
             let pattern = &partition.patterns[i];
-            match damaged[i].take() {
-                Some((path, why)) => events(PdbEvent::Rebuilding(path, why)),
-                None => events(PdbEvent::Building(pattern.clone())),
+            match (damaged[i].take(), zero_damaged[i].take()) {
+                (Some((path, why)), _) | (None, Some((path, why))) => {
+                    events(PdbEvent::Rebuilding(path, why))
+                }
+                (None, None) => events(PdbEvent::Building(pattern.clone())),
             }
             // Another process or thread sharing the cache may be building this very database:
             // wait for it, then load what it saved instead of building it twice.
             let build_lock = cache.and_then(|c| c.lock_build(goal, pattern));
             if let Some(c) = cache
                 && build_lock.is_some()
+                && dbs[i].is_none()
                 && let Ok(Some(db)) = c.load(goal, pattern)
-                && (!zero_aware || zeros[i].is_some() || {
-                    zeros[i] = c.load_zero_aware(&db).ok().flatten();
-                    zeros[i].is_some()
-                })
             {
                 events(PdbEvent::Loaded(c.path_for(goal, pattern)));
+                if with_zero[i] {
+                    zeros[i] = c.load_zero_aware(&db).ok().flatten();
+                }
                 dbs[i] = Some(Arc::new(db));
-                continue;
+                if !with_zero[i] || zeros[i].is_some() {
+                    continue;
+                }
             }
             let started = std::time::Instant::now();
-            let (db, zero) = if zero_aware {
+            let (db, zero) = if with_zero[i] {
                 let (db, z) = ZeroAwareDb::build_with(goal, pattern, progress, stop)?;
                 (db, Some(z))
             } else {
@@ -772,19 +797,22 @@ impl PdbSet {
                 }
                 if let Some(z) = &zero {
                     let path = cache.zero_aware_path_for(goal, pattern);
-                    if let Err(e) = z.save(&path) {
-                        events(PdbEvent::NotSaved(path, e.to_string()));
+                    match z.save(&path) {
+                        Ok(()) => zero_saved[i] = true,
+                        Err(e) => events(PdbEvent::NotSaved(path, e.to_string())),
                     }
                 }
             }
-            zeros[i] = zero;
             events(PdbEvent::Built(
                 pattern.clone(),
                 started.elapsed().as_secs_f64(),
             ));
             drop(build_lock); // saved: waiting builders may load it now
-            // A saved database is loaded from its file once every build is done, so that no
-            // build's peak is added to the databases built before it (7-tile 5×5: 2.4 GB each).
+            // What was saved is loaded from its file once every build is done, so that no
+            // build's peak is added to the tables built before it (7-tile 5×5: 2.4 GB each).
+            if !zero_saved[i] {
+                zeros[i] = zero;
+            }
             if !saved {
                 dbs[i] = Some(Arc::new(db));
             }
@@ -811,9 +839,16 @@ impl PdbSet {
                 dbs[i] = Some(Arc::new(db));
             }
         }
+        if let Some(cache) = cache {
+            for i in (0..dbs.len()).filter(|&i| zero_saved[i]) {
+                if let Some(db) = &dbs[i] {
+                    zeros[i] = cache.load_zero_aware(db).ok().flatten();
+                }
+            }
+        }
         let set = PdbSet::new(goal, partition, dbs.into_iter().flatten().collect())?;
         match zeros.into_iter().collect::<Option<Vec<ZeroAwareDb>>>() {
-            Some(zeros) if zero_aware => set.with_zero_aware(zeros),
+            Some(zeros) if zero_suits => set.with_zero_aware(zeros),
             _ => Ok(set),
         }
     }

@@ -668,7 +668,8 @@ impl Solver {
                 let b = canonical.board(board);
                 search::check_solvable(&b, set.goal())?;
                 let back = MovesBack::Canonical(canonical);
-                // The zero-aware tables where the set has them (stronger, same cost a state),
+                // The zero-aware tables where the set has them (1.2–2.8 times fewer states for
+                // about 1.4 times the cost of one on 5×5),
                 // laid out by positions for long searches where they suit.
                 if set.zero_aware().is_some() {
                     if job.long()
