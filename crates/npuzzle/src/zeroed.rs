@@ -98,6 +98,37 @@ impl<A: ZeroValid> Zeroed<A> {
     }
 }
 
+impl<A: ZeroValid> Zeroed<A> {
+    /// The array frozen once every thread is done with it: its first `len` bytes (at most
+    /// the array's), read-only from now on.
+    pub(crate) fn freeze(self, len: usize) -> Frozen<A> {
+        let len = len.min(self.len * std::mem::size_of::<A>());
+        Frozen { zeroed: self, len }
+    }
+}
+
+/// A [`Zeroed`] array that is only read from now on, as bytes (a built table).
+pub(crate) struct Frozen<A: ZeroValid> {
+    zeroed: Zeroed<A>,
+    len: usize,
+}
+
+impl<A: ZeroValid> Frozen<A> {
+    /// The bytes.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        // SAFETY: `len` bytes inside the mapping, alive as long as `self`; the atomics were
+        // given up with the `Zeroed` (nothing can write them any more), and any initialised
+        // bytes are valid `u8`s.
+        unsafe { std::slice::from_raw_parts(self.zeroed.ptr.as_ptr() as *const u8, self.len) }
+    }
+}
+
+impl<A: ZeroValid> std::fmt::Debug for Frozen<A> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Frozen({} bytes)", self.len)
+    }
+}
+
 impl<A: ZeroValid> Drop for Zeroed<A> {
     fn drop(&mut self) {
         // SAFETY: unmapping exactly the mapping `new` made; no reference outlives `self`.

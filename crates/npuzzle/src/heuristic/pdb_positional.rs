@@ -29,6 +29,7 @@ use super::pdb_set::PdbSet;
 use super::zero_aware::ZeroAwareDb;
 use crate::board::Tile;
 use crate::rank::permutations_count;
+use crate::zeroed::{Frozen, Zeroed};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
@@ -41,9 +42,15 @@ pub const MIN_COMPACT_ENTRIES: u64 = 32_000_000;
 /// One database laid out by positions.
 #[derive(Debug)]
 pub struct PositionalTable {
-    map: memmap2::Mmap,
-    /// The entries' bytes (the map may run on to a whole word).
-    len: usize,
+    entries: Entries,
+}
+
+/// A positional table's memory: entries re-laid into a map, or zero-aware bits written in
+/// place by the threads that re-lay them.
+#[derive(Debug)]
+enum Entries {
+    Bytes(memmap2::Mmap),
+    Bits(Frozen<AtomicU64>),
 }
 
 impl PositionalTable {
@@ -93,8 +100,7 @@ impl PositionalTable {
             });
         }
         Ok(PositionalTable {
-            map: map.make_read_only()?,
-            len,
+            entries: Entries::Bytes(map.make_read_only()?),
         })
     }
 
@@ -115,14 +121,9 @@ impl PositionalTable {
         let free = n - k;
         let bits = placements * free as u64;
         let len = bits.div_ceil(8) as usize;
-        let mut map = memmap2::MmapMut::map_anon(len.div_ceil(8) * 8)?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        // SAFETY: the map is page-aligned, a whole number of words long, zeroed, and only
-        // reached through these atomics until it is made read-only below.
-        let words: &[AtomicU64] = unsafe {
-            std::slice::from_raw_parts(map.as_mut_ptr() as *const AtomicU64, map.len() / 8)
-        };
+        let zeroed = Zeroed::<AtomicU64>::new(len.div_ceil(8))
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::OutOfMemory, "no memory"))?;
+        let words = zeroed.atomics();
         let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
         let per = n.div_ceil(threads.clamp(1, n));
         let source = z.bits();
@@ -157,8 +158,7 @@ impl PositionalTable {
             }
         });
         Ok(PositionalTable {
-            map: map.make_read_only()?,
-            len,
+            entries: Entries::Bits(zeroed.freeze(len)),
         })
     }
 
@@ -235,7 +235,10 @@ impl PositionalTable {
     /// The entries, `n^k` of them (for zero-aware tables, the bytes of `n^k · (n - k)` bits).
     #[inline(always)]
     pub fn entries(&self) -> &[u8] {
-        &self.map[..self.len]
+        match &self.entries {
+            Entries::Bytes(map) => map,
+            Entries::Bits(frozen) => frozen.bytes(),
+        }
     }
 }
 

@@ -32,6 +32,7 @@ use super::pdb::{MAX_PATTERN_TILES, PatternDb, PdbError, Progress, neighbour_mas
 use super::pdb_file::{HEADER_LEN, Loading, checked_frame, checksum, corrupt, io_err, write_whole};
 use crate::board::{Board, Tile};
 use crate::rank::{permutations_count, rank_partial, unrank_partial};
+use crate::zeroed::{Frozen, Zeroed};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64};
 
@@ -180,14 +181,23 @@ fn header(goal: &Board, tiles: &[Tile], crc: u32) -> [u8; HEADER_LEN] {
 pub struct ZeroAwareDb {
     goal: Board,
     tiles: Vec<Tile>,
-    /// The bits: `len` bytes from `offset` (a mapped file's header before them).
-    map: memmap2::Mmap,
-    offset: usize,
-    len: usize,
+    bits: Bits,
+}
+
+/// Where a table's bits live: built here, or read or mapped from its file (`len` bytes from
+/// `offset`, after the header in a mapped file).
+#[derive(Debug)]
+enum Bits {
+    Built(Frozen<AtomicU64>),
+    File {
+        map: memmap2::Mmap,
+        offset: usize,
+        len: usize,
+    },
 }
 
 /// Anonymous memory of `len` bytes (in huge pages where the system allows), filled by `fill`.
-pub(crate) fn huge_bytes(
+fn huge_bytes(
     len: usize,
     fill: impl FnOnce(&mut [u8]) -> Result<(), PdbError>,
 ) -> Result<memmap2::Mmap, PdbError> {
@@ -233,29 +243,23 @@ impl ZeroAwareDb {
                 goal.shape()
             ),
         )?;
-        // The bits are written in place, a whole number of words (the table's last bytes
-        // the end of the last word).
-        let mut entries = Vec::new();
-        let bits = huge_bytes(bytes.div_ceil(8) * 8, |out| {
-            // SAFETY: the map is page-aligned, a whole number of words long, zeroed, and
-            // reached only through these atomics until the build returns.
-            let words: &[AtomicU64] = unsafe {
-                std::slice::from_raw_parts(out.as_mut_ptr() as *const AtomicU64, out.len() / 8)
-            };
-            entries = if n <= 16 {
-                PatternDb::layers::<AtomicU16>(goal, tiles, progress, stop, Some(words))?
-            } else {
-                PatternDb::layers::<AtomicU32>(goal, tiles, progress, stop, Some(words))?
-            };
-            Ok(())
+        // The bits are written in place by the build's threads.
+        let words = Zeroed::<AtomicU64>::new(bytes.div_ceil(8)).ok_or_else(|| {
+            PdbError::Unsupported(format!(
+                "the system gave no {} of memory for a zero-aware table",
+                super::pdb_set::human_bytes(bytes as u64)
+            ))
         })?;
+        let entries = if n <= 16 {
+            PatternDb::layers::<AtomicU16>(goal, tiles, progress, stop, Some(words.atomics()))?
+        } else {
+            PatternDb::layers::<AtomicU32>(goal, tiles, progress, stop, Some(words.atomics()))?
+        };
         let db = PatternDb::from_entries(goal, tiles, entries);
         let z = ZeroAwareDb {
             goal: goal.clone(),
             tiles: tiles.to_vec(),
-            map: bits,
-            offset: 0,
-            len: bytes,
+            bits: Bits::Built(words.freeze(bytes)),
         };
         // As a loaded table is (cheap: a few hundred walks down it).
         z.check_semantics(&db).map_err(|why| {
@@ -278,7 +282,10 @@ impl ZeroAwareDb {
 
     /// The bits, `rank · (n - k) + blank digit` (see the module documentation).
     pub fn bits(&self) -> &[u8] {
-        &self.map[self.offset..self.offset + self.len]
+        match &self.bits {
+            Bits::Built(frozen) => frozen.bytes(),
+            Bits::File { map, offset, len } => &map[*offset..*offset + *len],
+        }
     }
 
     /// The value of the pattern at `pos` (in pattern order) with the blank at `blank`, read by
@@ -374,9 +381,11 @@ impl ZeroAwareDb {
         let z = ZeroAwareDb {
             goal: db.goal().clone(),
             tiles: db.tiles().to_vec(),
-            map,
-            offset,
-            len: bytes as usize,
+            bits: Bits::File {
+                map,
+                offset,
+                len: bytes as usize,
+            },
         };
         z.check_semantics(db).map_err(|why| corrupt(path, why))?;
         Ok(z)
