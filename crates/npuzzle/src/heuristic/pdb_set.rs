@@ -696,24 +696,30 @@ impl PdbSet {
                 }
             }
         }
-        let keeps = zero_suits
-            && may_build
-            && (0..dbs.len()).any(|i| dbs[i].is_some() && zeros[i].is_none())
-            && cache.is_none_or(|c| c.writable());
-        let with_zero: Vec<bool> = (0..dbs.len())
-            .map(|i| {
+        // A cached database's missing table is built only where it can be kept.
+        let cached_lacking = (0..dbs.len()).any(|i| dbs[i].is_some() && zeros[i].is_none());
+        let allowed =
+            zero_suits && may_build && (!cached_lacking || cache.is_none_or(|c| c.writable()));
+        let mut with_zero: Vec<bool> = vec![false; dbs.len()];
+        if allowed {
+            // All or none: the engine reads them only when every database has its table.
+            let mut short = None;
+            for (i, want) in with_zero.iter_mut().enumerate() {
                 let k = partition.patterns[i].len();
-                zero_suits
-                    && may_build
-                    && zeros[i].is_none()
-                    && (dbs[i].is_none() || keeps)
-                    && super::pdb::check_memory(
-                        super::pdb::build_bytes(n, k) + super::zero_aware::table_bytes(n, k),
-                        "",
-                    )
-                    .is_ok()
-            })
-            .collect();
+                let need = super::pdb::build_bytes(n, k) + super::zero_aware::table_bytes(n, k);
+                *want = zeros[i].is_none();
+                if *want && let Err(e) = super::pdb::check_memory(need, "its zero-aware table") {
+                    short = Some((i, e.to_string()));
+                }
+            }
+            if let Some((i, why)) = short {
+                with_zero.fill(false);
+                if let Some(cache) = cache {
+                    let path = cache.zero_aware_path_for(goal, &partition.patterns[i]);
+                    events(PdbEvent::ZeroAwareUnavailable(path, why));
+                }
+            }
+        }
         for (i, damage) in zero_damaged.iter_mut().enumerate() {
             if !with_zero[i]
                 && let Some((path, why)) = damage.take()
@@ -767,22 +773,37 @@ impl PdbSet {
             let build_lock = cache.and_then(|c| c.lock_build(goal, pattern));
             if let Some(c) = cache
                 && build_lock.is_some()
-                && dbs[i].is_none()
-                && let Ok(Some(db)) = c.load(goal, pattern)
             {
-                events(PdbEvent::Loaded(c.path_for(goal, pattern)));
-                if with_zero[i] {
-                    zeros[i] = c.load_zero_aware(&db).ok().flatten();
+                if dbs[i].is_none()
+                    && let Ok(Some(db)) = c.load(goal, pattern)
+                {
+                    events(PdbEvent::Loaded(c.path_for(goal, pattern)));
+                    dbs[i] = Some(Arc::new(db));
                 }
-                dbs[i] = Some(Arc::new(db));
-                if !with_zero[i] || zeros[i].is_some() {
+                if with_zero[i]
+                    && let Some(db) = &dbs[i]
+                {
+                    zeros[i] = c.load_zero_aware(db).ok().flatten();
+                }
+                if dbs[i].is_some() && (!with_zero[i] || zeros[i].is_some()) {
                     continue;
                 }
             }
             let started = std::time::Instant::now();
             let (db, zero) = if with_zero[i] {
-                let (db, z) = ZeroAwareDb::build_with(goal, pattern, progress, stop)?;
-                (db, Some(z))
+                match ZeroAwareDb::build_with(goal, pattern, progress, stop) {
+                    Ok((db, z)) => (db, Some(z)),
+                    // Only the zero-aware table was missing: the cached set still serves.
+                    Err(e) if dbs[i].is_some() && !matches!(e, PdbError::Stopped) => {
+                        let path = cache.map(|c| c.zero_aware_path_for(goal, pattern));
+                        events(PdbEvent::ZeroAwareUnavailable(
+                            path.unwrap_or_default(),
+                            e.to_string(),
+                        ));
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                }
             } else {
                 (PatternDb::build_until(goal, pattern, progress, stop)?, None)
             };
