@@ -36,6 +36,17 @@ fn five_five_five() -> Arc<PdbSet> {
     .clone()
 }
 
+/// Bidirectional breadth-first search toward `goal`: the independent optimal lengths.
+fn bidirectional(goal: &Board) -> Solver {
+    Solver::new(
+        goal.clone(),
+        Algorithm::Bidirectional,
+        HeuristicKind::Manhattan,
+        Limits::default(),
+    )
+    .unwrap()
+}
+
 fn length(solver: &Solver, b: &Board) -> usize {
     match solver.solve(b).unwrap() {
         Outcome::Solved(a) => {
@@ -64,13 +75,7 @@ fn pdb_idastar_agrees_with_bidirectional_bfs() {
         Limits::default(),
     )
     .unwrap();
-    let bfs = Solver::new(
-        goal.clone(),
-        Algorithm::Bidirectional,
-        HeuristicKind::Manhattan,
-        Limits::default(),
-    )
-    .unwrap();
+    let bfs = bidirectional(&goal);
     let mut rng = SmallRng::seed_from_u64(30);
     for _ in 0..12 {
         let mut b = goal.clone();
@@ -127,13 +132,7 @@ fn pdb_heuristic_is_admissible_and_beats_manhattan() {
     let set = five_five_five();
     let goal = set.goal().clone();
     let md = Manhattan::new(&goal);
-    let bfs = Solver::new(
-        goal.clone(),
-        Algorithm::Bidirectional,
-        HeuristicKind::Manhattan,
-        Limits::default(),
-    )
-    .unwrap();
+    let bfs = bidirectional(&goal);
     let mut rng = SmallRng::seed_from_u64(7);
     let mut stronger = 0;
     for _ in 0..40 {
@@ -325,13 +324,7 @@ fn damaged_zero_aware_tables_fall_back_or_are_rebuilt() {
     assert_eq!(std::fs::read(&path).unwrap(), bytes, "left alone");
     let solver =
         Solver::with_pdbs(goal.clone(), Algorithm::IdaStar, set, Limits::default()).unwrap();
-    let bfs = Solver::new(
-        goal.clone(),
-        Algorithm::Bidirectional,
-        HeuristicKind::Manhattan,
-        Limits::default(),
-    )
-    .unwrap();
+    let bfs = bidirectional(&goal);
     let mut rng = SmallRng::seed_from_u64(3);
     for _ in 0..5 {
         let b = scramble_walk(&goal, 30, &mut rng);
