@@ -291,22 +291,26 @@ impl ZeroAwareDb {
     /// The value of the pattern at `pos` (in pattern order) with the blank at `blank`, read by
     /// walking down the table; `None` if the table is damaged.
     pub fn value(&self, pos: &[u8], blank: usize) -> Option<u8> {
+        let n = self.goal.shape().cells();
+        self.with_descent(|walk| walk.value(pos, blank, |p| rank_partial(p, n)))
+    }
+
+    /// `f` given the walk down this table (board, home cells and bits, made once).
+    fn with_descent<R>(&self, f: impl FnOnce(&Descent<'_>) -> R) -> R {
         let shape = self.goal.shape();
-        let n = shape.cells();
         let neighbours = neighbour_masks(shape);
         let home: Vec<u8> = self
             .tiles
             .iter()
             .map(|&t| self.goal.position_of(t).unwrap_or(0) as u8)
             .collect();
-        Descent {
+        f(&Descent {
             neighbours: &neighbours,
             width: shape.width(),
             home: &home,
             goal_blank: self.goal.blank(),
             bits: self.bits(),
-        }
-        .value(pos, blank, |p| rank_partial(p, n))
+        })
     }
 
     /// Writes the table to `path` (via a temporary file and a rename).
@@ -400,13 +404,21 @@ impl ZeroAwareDb {
         let k = self.tiles.len();
         let ranks = permutations_count(n, k);
         let full: u32 = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-        let neighbours = neighbour_masks(self.goal.shape());
-        let home: Vec<u8> = self
-            .tiles
-            .iter()
-            .map(|&t| self.goal.position_of(t).unwrap_or(0) as u8)
-            .collect();
-        let goal_rank = rank_partial(&home, n);
+        self.with_descent(|walk| self.check_walks(walk, db, n, k, ranks, full))
+    }
+
+    /// [`ZeroAwareDb::check_semantics`] over `walk`.
+    fn check_walks(
+        &self,
+        walk: &Descent<'_>,
+        db: &PatternDb,
+        n: usize,
+        k: usize,
+        ranks: u64,
+        full: u32,
+    ) -> Result<(), String> {
+        let neighbours = walk.neighbours;
+        let goal_rank = rank_partial(walk.home, n);
         let mut pos = [0u8; MAX_PATTERN_TILES];
         let step = (ranks / SEMANTIC_SAMPLES).max(1);
         let samples = (0..SEMANTIC_SAMPLES.min(ranks)).map(|i| (i * step + i * 7919) % ranks);
@@ -417,9 +429,9 @@ impl ZeroAwareDb {
             let mut least = u8::MAX;
             while left != 0 {
                 let start = left.trailing_zeros() as usize;
-                left &= !region(&neighbours, full & !occupied, start);
-                let v = self
-                    .value(&pos[..k], start)
+                left &= !region(neighbours, full & !occupied, start);
+                let v = walk
+                    .value(&pos[..k], start, |p| rank_partial(p, n))
                     .ok_or_else(|| format!("placement {r} leads nowhere"))?;
                 // The walk reads bits relative to each other; this anchors them.
                 let at = r * (n - k) as u64 + blank_digit(occupied, start);
