@@ -18,9 +18,15 @@
 //!
 //! **Both cores on one board.** With `parallel`, each iteration first expands the tree
 //! breadth-first under the bound until the frontier holds enough subtrees, then searches the
-//! subtrees on all rayon threads. Any solution found within an iteration's bound is optimal
-//! (with an admissible evaluator),
-//! because every smaller bound was exhausted first; a shared flag stops the other subtrees.
+//! subtrees on all rayon threads, each taking the next subtree in order. Any solution found
+//! within an iteration's bound is optimal (with an admissible evaluator), because every smaller
+//! bound was exhausted first; a shared flag stops the other subtrees.
+//!
+//! **The last iteration first where the goal is likeliest.** Once a search is large (a million
+//! states), the split's depth is fixed and its subtrees are taken nearest-first: those whose
+//! states came closest to the goal in the previous iteration ([`FrontierOrder`]). Only the
+//! last iteration stops early, and it is most of a hard search's work; this ordering cuts it
+//! 10–15-fold on Korf's 24-puzzles (serial searches use it too).
 //! The same two pieces (frontier expansion, bounded subtree search) are what a cluster engine
 //! would schedule.
 
@@ -30,7 +36,8 @@ use super::{Budget, Found, LimitKind, Limits, SearchError, Split, Stats, Subtree
 use crate::board::{Board, Move, Shape};
 use crate::solution::Solution;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, Ordering};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// What a long search is doing when it reports.
@@ -196,6 +203,8 @@ struct Worker<'s, 'a, E: Evaluator> {
     halted: bool,
     /// The solution's moves below the subtree root, last first.
     reversed: Vec<Move>,
+    /// Least heuristic value of the states expanded so far (see [`FrontierOrder`]).
+    nearest: u32,
 }
 
 impl<E: Evaluator> Worker<'_, '_, E> {
@@ -222,6 +231,7 @@ impl<E: Evaluator> Worker<'_, '_, E> {
         if h == 0 {
             return true;
         }
+        self.nearest = self.nearest.min(h);
         self.unpublished += 1;
         if self.unpublished >= self.check_at && self.check(g) {
             return false;
@@ -384,29 +394,48 @@ pub fn run<E: Evaluator>(
     limits: &Limits,
     parallel: bool,
 ) -> Result<Found, SearchError> {
+    let mut order = FrontierOrder::new(ORDER_AFTER, ORDERED_ROOTS);
+    run_ordered(start, eval, pruner, limits, parallel, &mut order)
+}
+
+/// [`run`] with the subtrees of each iteration taken in `order`.
+fn run_ordered<E: Evaluator>(
+    start: &Board,
+    eval: &E,
+    pruner: &MovePruner,
+    limits: &Limits,
+    parallel: bool,
+    order: &mut FrontierOrder,
+) -> Result<Found, SearchError> {
     let shape = engine_shape(start)?;
     let sh = Shared::new(eval, shape, pruner, limits);
     let root = Item::root(eval, start);
-    let h0 = root.h;
     let threads = if parallel {
         rayon::current_num_threads()
     } else {
         1
     };
-    let mut bound = h0;
+    let mut bound = root.h;
     let mut stats = Stats::default();
     loop {
         sh.bound.store(bound, Ordering::Relaxed);
         let mut next_bound = u32::MAX;
         let mut found: Option<Vec<Move>> = None;
         let mut items = vec![root.clone()];
-        // Breadth-first split under this bound (only when several threads will share it).
-        while threads > 1 && items.len() < threads * ITEMS_PER_THREAD && found.is_none() {
+        // Breadth-first split under this bound: to the ordered frontier's depth, or until
+        // every thread has enough subtrees.
+        let want = if threads > 1 {
+            threads * ITEMS_PER_THREAD
+        } else {
+            1
+        };
+        let mut depth = 0;
+        while found.is_none() && order.wants_deeper(depth, items.len(), want) {
             if let Some(goal) = items.iter().find(|it| it.h == 0) {
                 found = Some(goal.path.clone());
                 break;
             }
-            let next = expand_level(
+            items = expand_level(
                 &sh,
                 &items,
                 Some(bound),
@@ -414,12 +443,12 @@ pub fn run<E: Evaluator>(
                 &mut stats,
                 usize::MAX,
             );
-            let exhausted = next.is_empty();
-            items = next;
-            if exhausted {
+            depth += 1;
+            if items.is_empty() {
                 break;
             }
         }
+        order.arrange(&mut items, depth);
         let search = |it: &Item<E::State>| {
             let mut w = Worker {
                 sh: &sh,
@@ -433,6 +462,7 @@ pub fn run<E: Evaluator>(
                 generated: 0,
                 halted: sh.stop.load(Ordering::Relaxed),
                 reversed: Vec::new(),
+                nearest: it.h,
             };
             let hit = !w.halted && w.dfs(it.cells.cell_of[0] as usize, it.g, it.h, it.seq);
             if hit {
@@ -446,19 +476,40 @@ pub fn run<E: Evaluator>(
                 p.extend(w.reversed.iter().rev());
                 p
             });
-            (path, w.generated, w.next_bound)
+            SubtreeOutcome {
+                path,
+                generated: w.generated,
+                next_bound: w.next_bound,
+                nearest: w.nearest,
+            }
         };
         if found.is_none() {
-            let results: Vec<_> = if threads > 1 {
-                items.par_iter().map(search).collect()
-            } else {
-                items.iter().map(search).collect()
+            // Subtrees are taken in the frontier's order, each by the next free thread.
+            let taken = AtomicUsize::new(0);
+            let take = || {
+                let mut done = Vec::new();
+                loop {
+                    let i = taken.fetch_add(1, Ordering::Relaxed);
+                    let Some(it) = items.get(i) else {
+                        return done;
+                    };
+                    done.push((i, search(it)));
+                }
             };
-            for (path, generated, nb) in results {
-                stats.generated += generated;
-                next_bound = next_bound.min(nb);
+            let outcomes: Vec<(usize, SubtreeOutcome)> = if threads > 1 {
+                (0..threads)
+                    .into_par_iter()
+                    .flat_map_iter(|_| take())
+                    .collect()
+            } else {
+                take()
+            };
+            for (i, outcome) in outcomes {
+                stats.generated += outcome.generated;
+                next_bound = next_bound.min(outcome.next_bound);
+                order.remember(&items[i], outcome.nearest);
                 if found.is_none() {
-                    found = path;
+                    found = outcome.path;
                 }
             }
         }
@@ -466,6 +517,7 @@ pub fn run<E: Evaluator>(
         report.expanded += sh.expanded.load(Ordering::Relaxed);
         report.peak_stored = (bound as u64 + 1).max(items.len() as u64 + bound as u64);
         report.elapsed = sh.start.elapsed();
+        order.iteration_done(report.expanded);
         let stop = if found.is_some() {
             None
         } else {
@@ -477,6 +529,97 @@ pub fn run<E: Evaluator>(
             Some(next) => bound = next,
             None => return Ok((Solution::new(found.unwrap_or_default()), report)),
         }
+    }
+}
+
+/// What one subtree's depth-first search returns to the iteration.
+struct SubtreeOutcome {
+    /// The whole solution, when the subtree held one.
+    path: Option<Vec<Move>>,
+    generated: u64,
+    /// Least f above the bound met in the subtree.
+    next_bound: u32,
+    /// Least heuristic value of the states expanded in the subtree (its root's when none).
+    nearest: u32,
+}
+
+/// Iterations of at least this many states (all iterations so far) make the next ones search
+/// an ordered frontier: below it, the split is not worth its cost.
+const ORDER_AFTER: u64 = 1 << 20;
+
+/// Subtree roots (at least) of an ordered frontier.
+const ORDERED_ROOTS: usize = 4096;
+
+/// The order in which an iteration searches its subtrees.
+///
+/// **Why.** Every iteration but the last must be searched whole, so their order does not
+/// matter; the last one stops at the first solution, and on hard boards it is most of the
+/// work (each iteration costs several times the one before). A subtree whose states came
+/// nearest the goal in the previous iteration (least heuristic value reached) is the likeliest
+/// to hold a solution one bound later. So once the search is large, the frontier's depth is
+/// fixed (the same subtree roots every iteration, plus those the larger bound admits), each
+/// root's nearest approach is remembered, and the next iteration takes the roots nearest
+/// first. On Korf's 24-puzzles 1 and 5 this cuts the last iteration 10–15-fold.
+struct FrontierOrder {
+    /// States (all iterations) after which the frontier is ordered ([`ORDER_AFTER`]).
+    after: u64,
+    /// Subtree roots (at least) of the ordered frontier ([`ORDERED_ROOTS`]).
+    roots: usize,
+    /// The ordered frontier's depth, once fixed.
+    depth: Option<usize>,
+    /// Whether the searches so far were large enough to order the next iteration.
+    large: bool,
+    /// Each subtree root's nearest approach in the last iteration, by board.
+    nearest: HashMap<[u8; MAX_CELLS], u32>,
+}
+
+impl FrontierOrder {
+    /// Ordering once `after` states have been expanded, over at least `roots` subtree roots.
+    fn new(after: u64, roots: usize) -> FrontierOrder {
+        FrontierOrder {
+            after,
+            roots,
+            depth: None,
+            large: false,
+            nearest: HashMap::new(),
+        }
+    }
+
+    /// Whether the breadth-first split goes one level below `depth`, with `items` roots there
+    /// and `want` roots wanted for the threads.
+    fn wants_deeper(&self, depth: usize, items: usize, want: usize) -> bool {
+        match self.depth {
+            Some(fixed) => depth < fixed,
+            None if self.large => items < self.roots.max(want),
+            None => items < want,
+        }
+    }
+
+    /// Fixes the frontier's depth once the search is large (the first split deep enough), and
+    /// sorts `items` (the roots at `depth`) nearest approach first; roots new to this
+    /// iteration count their own value.
+    fn arrange<S>(&mut self, items: &mut [Item<S>], depth: usize) {
+        if self.depth.is_none() && self.large && items.len() >= self.roots {
+            self.depth = Some(depth);
+        }
+        if self.depth.is_some() {
+            let nearest = &self.nearest;
+            items.sort_by_cached_key(|it| {
+                (nearest.get(&it.cells.tiles).copied().unwrap_or(it.h), it.h)
+            });
+        }
+    }
+
+    /// Records a searched root's nearest approach (for a fixed frontier only).
+    fn remember<S>(&mut self, item: &Item<S>, nearest: u32) {
+        if self.depth.is_some() {
+            self.nearest.insert(item.cells.tiles, nearest);
+        }
+    }
+
+    /// Ends an iteration, `expanded` states having been expanded so far.
+    fn iteration_done(&mut self, expanded: u64) {
+        self.large |= expanded >= self.after;
     }
 }
 
@@ -641,6 +784,7 @@ pub fn search_subtrees<E: Evaluator>(
             generated: 0,
             halted: false,
             reversed: Vec::new(),
+            nearest: h,
         };
         let hit = w.dfs(cells.cell_of[0] as usize, g, h, seq);
         w.check(g);
@@ -794,6 +938,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Once the ordered frontier is in use (small thresholds here, so that 3×3 boards reach it),
+    /// answers stay optimal: the complete distance table's lengths, serial and split, with the
+    /// frontier's depth fixed and the goal found below it or within it.
+    #[test]
+    fn ordered_frontier_keeps_answers_optimal() {
+        let goal = Board::goal(Shape::new(3, 3).unwrap());
+        let table = crate::table::Table::build(&goal).unwrap();
+        let lc = LinearConflict::new(&goal);
+        let long = LongLineConflictEval::new(&lc).unwrap();
+        let mut rng = SmallRng::seed_from_u64(25);
+        let none = Limits::default();
+        let (mut used, mut runs) = (0, 0);
+        for _ in 0..60 {
+            let start = crate::random::random_solvable(&goal, &mut rng);
+            let optimum = table.distance(&start).unwrap() as usize;
+            for (parallel, roots) in [(false, 8), (true, 16), (true, 2)] {
+                let mut order = FrontierOrder::new(100, roots);
+                let (s, _) = run_ordered(
+                    &start,
+                    &long,
+                    MovePruner::standard(),
+                    &none,
+                    parallel,
+                    &mut order,
+                )
+                .unwrap();
+                s.verify(&start, &goal).unwrap();
+                assert_eq!(s.len(), optimum, "{start:?}");
+                runs += 1;
+                used += usize::from(order.depth.is_some() && !order.nearest.is_empty());
+            }
+        }
+        assert!(
+            used * 2 > runs,
+            "the ordered frontier was used in {used} of {runs} runs"
+        );
     }
 
     /// Node, time and cancel limits stop the pattern-database search, serial and split, with
