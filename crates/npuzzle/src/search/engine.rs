@@ -25,7 +25,7 @@
 //! The same two pieces (frontier expansion, bounded subtree search) are what a cluster engine
 //! would schedule.
 //!
-//! **The last iteration first where the goal is likeliest.** Once a search is large (a million
+//! **The last iteration first where the goal is likeliest.** Once a search is large (100,000
 //! states), the split's depth is fixed and its subtrees are taken nearest-first: those whose
 //! states came closest to the goal in the previous iteration ([`FrontierOrder`]). Only the
 //! last iteration stops early, and it is most of a hard search's work; on Korf's 24-puzzles 1
@@ -575,8 +575,9 @@ struct RootOutcome {
 }
 
 /// Iterations of at least this many states (all iterations so far) make the next ones search
-/// an ordered frontier: below it, the split is not worth its cost.
-const ORDER_AFTER: u64 = 1 << 20;
+/// an ordered frontier: below it, the split is not worth its cost. Low enough that a 15-puzzle's
+/// last iteration (a few million states) is ordered by what the one before remembered.
+const ORDER_AFTER: u64 = 100_000;
 
 /// Subtree roots (at least) of an ordered frontier.
 const ORDERED_ROOTS: usize = 4096;
