@@ -290,18 +290,18 @@ mod tests {
         }
     }
 
-    /// A fresh directory of this test's own.
-    fn scratch(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("npuzzle-results-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A fresh directory of this test's own, removed when dropped.
+    fn scratch() -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix("npuzzle-results-")
+            .tempdir()
+            .unwrap()
     }
 
     #[test]
     fn a_torn_last_line_is_cut_off_and_any_other_bad_line_refused() {
-        let path = scratch("torn").join("r.jsonl");
+        let dir = scratch();
+        let path = dir.path().join("r.jsonl");
         assert!(
             ResultsFile::read(&path).is_err(),
             "a missing file is no summary"
@@ -328,7 +328,8 @@ mod tests {
         assert_eq!(held, vec![result(1, 95, 81, 1000), result(3, 97, 83, 2000)]);
         assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 2);
         // Notes, or any complete line that is not a result: not a results file, left alone.
-        let notes = scratch("notes").join("n.txt");
+        let dir = scratch();
+        let notes = dir.path().join("n.txt");
         std::fs::write(&notes, "my notes\nline two\n").unwrap();
         let e = ResultsFile::open(&notes).err().unwrap().to_string();
         assert!(e.contains("line 1: not a result"), "{e}");
@@ -345,7 +346,8 @@ mod tests {
 
     #[test]
     fn an_oversized_file_is_refused() {
-        let path = scratch("big").join("big");
+        let dir = scratch();
+        let path = dir.path().join("big");
         File::create(&path)
             .unwrap()
             .set_len(MAX_FILE_BYTES + 1)
