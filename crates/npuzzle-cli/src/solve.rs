@@ -74,8 +74,9 @@ pub struct LimitArgs {
     pub timeout: Option<f64>,
     /// Give up on a board when a search (BFS, bidirectional, A*, greedy) holds more than this
     /// many states (the near-optimal solver's beam stops early instead, and its answer is
-    /// longer); the searches of a batch that run side by side share it (one per thread). The
-    /// default keeps memory to a few GB.
+    /// longer); the searches of a batch that run side by side share it (one per thread). IDA*
+    /// does not order its last iteration under about 131,000. The default keeps memory to a
+    /// few GB.
     #[arg(long, value_name = "N", default_value_t = 50_000_000)]
     pub max_stored: u64,
 }
@@ -114,7 +115,9 @@ pub enum AlgorithmArg {
     Bidirectional,
     /// A* with the heuristic (optimal).
     Astar,
-    /// Iterative-deepening A* with the heuristic (optimal; stores only the path).
+    /// Iterative-deepening A* with the heuristic (optimal; stores its path, and on long searches
+    /// up to about 131,000 subtree roots to order the last iteration, unless --max-stored is
+    /// smaller).
     Idastar,
     /// Greedy best-first on the heuristic alone (fast, NOT optimal).
     Greedy,

@@ -30,8 +30,10 @@
 //! states came closest to the goal in the previous iteration ([`FrontierOrder`]). Only the
 //! last iteration stops early, and it is most of a hard search's work; on Korf's 24-puzzles 1
 //! and 5 this ordering cuts the last iteration about tenfold, and whole searches of instances
-//! 1, 3, 4, 5 and 8 2.8–4.2-fold (serial searches use it too). The split's breadth-first levels
-//! count toward the node limit and check the other limits level by level.
+//! 1, 3, 4, 5 and 8 2.8–4.3-fold (serial searches use it too). The split's breadth-first levels
+//! count toward the node limit and check the other limits level by level; under a stored-state
+//! limit too small for the ordered frontier, the search is not ordered (IDA* then stores only
+//! its path, as before).
 
 use super::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 use super::move_pruning::{MovePruner, PRUNED, START};
@@ -417,7 +419,7 @@ pub fn run<E: Evaluator>(
     limits: &Limits,
     parallel: bool,
 ) -> Result<Found, SearchError> {
-    let mut order = FrontierOrder::new(ORDER_AFTER, ORDERED_ROOTS);
+    let mut order = FrontierOrder::within(limits);
     run_ordered(start, eval, pruner, limits, parallel, &mut order)
 }
 
@@ -481,7 +483,14 @@ fn run_ordered<E: Evaluator>(
             items = next;
             depth += 1;
             widest = widest.max(items.len());
-            let stored = bound as u64 + (items.len() + order.remembered()) as u64;
+            // The split's own few roots were never counted (IDA* stores its path); an ordered
+            // frontier and its memory are.
+            let held = if order.large {
+                items.len() + order.remembered()
+            } else {
+                0
+            };
+            let stored = bound as u64 + 1 + held as u64;
             if let Some(kind) = split_budget.check_now(before + level.expanded, stored) {
                 sh.halt(Some(kind));
                 break;
@@ -567,6 +576,7 @@ fn run_ordered<E: Evaluator>(
 struct RootOutcome {
     /// The whole solution, when the subtree held one.
     path: Option<Vec<Move>>,
+    /// Children generated in the subtree.
     generated: u64,
     /// Least f above the bound met in the subtree.
     next_bound: u32,
@@ -616,6 +626,23 @@ struct FrontierOrder {
 }
 
 impl FrontierOrder {
+    /// The engine's ordering ([`ORDER_AFTER`], [`ORDERED_ROOTS`]), or none when `limits` allow
+    /// fewer stored states than the ordered frontier may hold ([`Self::most_held`]): IDA*
+    /// then stores only its path, as without it.
+    fn within(limits: &Limits) -> FrontierOrder {
+        let order = FrontierOrder::new(ORDER_AFTER, ORDERED_ROOTS);
+        let need = order.most_held() + MAX_SPLIT_BOUND as u64;
+        match limits.max_stored {
+            Some(max) if max < need => FrontierOrder::new(u64::MAX, ORDERED_ROOTS),
+            _ => order,
+        }
+    }
+
+    /// Most states an ordered frontier holds: its roots at their cap and as many remembered.
+    fn most_held(&self) -> u64 {
+        2 * self.roots.saturating_mul(FRONTIER_GROWTH) as u64
+    }
+
     /// Ordering once `after` states have been expanded, over at least `roots` subtree roots.
     fn new(after: u64, roots: usize) -> FrontierOrder {
         FrontierOrder {
@@ -1079,6 +1106,17 @@ mod tests {
         assert_eq!(tiles(&other), tiles(&items));
         order.remember(&items[0], 0);
         assert_eq!(order.remembered(), 3);
+        // A stored-state limit below what the ordered frontier may hold: no ordering.
+        let limited = |max_stored| {
+            FrontierOrder::within(&Limits {
+                max_stored,
+                ..Limits::default()
+            })
+            .after
+        };
+        assert_eq!(limited(None), ORDER_AFTER);
+        assert_eq!(limited(Some(5000)), u64::MAX);
+        assert_eq!(limited(Some(50_000_000)), ORDER_AFTER);
     }
 
     /// Node, time and cancel limits stop the pattern-database search, serial and split, ordered
