@@ -869,7 +869,6 @@ pub fn search_subtrees<E: Evaluator>(
             continue;
         }
         let mut w = Worker::new(&sh, cells, state, h, bound);
-        w.halted = false;
         let hit = w.dfs(cells.cell_of[0] as usize, g, h, seq);
         w.check(g);
         result.stats.generated += w.generated;
