@@ -4,12 +4,11 @@
 //! `npuzzle solve` uses (the library's batch: reader thread, parallel chunks, text sink), times
 //! it, then replays every answer to check it.
 
-use crate::bench_results::{
-    InstanceResult, ResultsFile, counted, human_seconds, latest_solution, project,
-};
-use crate::instances::{KorfSet, korf_instances, korf100_instances};
+use crate::bench_results::{InstanceResult, ResultsFile, counted, latest_solution, project};
+use crate::instances::{InstanceSet, korf100_instances, set_instances};
 use crate::scramble::write_boards;
 use crate::solve::{AlgorithmArg, HeuristicArg};
+use crate::units::human_seconds;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use npuzzle::heuristic::HeuristicKind;
@@ -92,6 +91,7 @@ pub enum Which {
         all: bool,
         /// Append each finished instance to FILE as a JSON line, and skip the instances FILE
         /// already holds a solution for: a run stopped at any point resumes where it stopped.
+        /// One run a file at a time (a second is refused while the first holds it).
         #[arg(long, value_name = "FILE")]
         results: Option<std::path::PathBuf>,
         /// Search nothing and load nothing: print what --results FILE holds for all fifty, with
@@ -215,7 +215,7 @@ pub enum Split {
 /// What a `bench korf…` run does.
 pub struct KorfRun {
     /// The instance set.
-    pub set: KorfSet,
+    pub set: InstanceSet,
     /// Partition (default: the strongest cached, else the shape's default built now).
     pub partition: Option<String>,
     /// Directory of cached pattern databases.
@@ -373,7 +373,7 @@ fn korf_summary(
 
 fn korf(run: KorfRun) -> Result<ExitCode> {
     let started = Instant::now();
-    let all = korf_instances(run.set, run.blank_last)?;
+    let all = set_instances(run.set, run.blank_last)?;
     let mut instances = Vec::with_capacity(run.instances.len());
     for &no in &run.instances {
         match all.get(no.wrapping_sub(1)) {
@@ -819,7 +819,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             split,
             first,
         } => korf(KorfRun {
-            set: KorfSet::Fifteen,
+            set: InstanceSet::Fifteen,
             partition,
             pdb_dir,
             blank_last,
@@ -839,7 +839,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             pdb_dir,
             blank_last,
         } => korf(KorfRun {
-            set: KorfSet::TwentyFour,
+            set: InstanceSet::TwentyFour,
             partition,
             pdb_dir,
             blank_last,
@@ -858,7 +858,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             pdb_dir,
             blank_first,
         } => korf(KorfRun {
-            set: KorfSet::Fifteen80,
+            set: InstanceSet::Fifteen80,
             partition,
             pdb_dir,
             blank_last: !blank_first,

@@ -7,7 +7,7 @@
 //! peak memory while that row ran (the peak is reset before each row). On 5×5, Korf's 50
 //! instances are solved as well, against their published optimal lengths.
 
-use crate::instances::{KorfSet, korf_instances};
+use crate::instances::{InstanceSet, set_instances};
 use crate::pdb::PdbOptions;
 use crate::solve::AlgorithmArg;
 use anyhow::{Result, bail};
@@ -117,7 +117,7 @@ pub fn run(run: LargeRun) -> Result<ExitCode> {
             boards.into_iter().map(|b| (b, None)).collect(),
         )];
         if run.korf24 && shape.width() == 5 && shape.height() == 5 {
-            let korf = korf_instances(KorfSet::TwentyFour, false)?;
+            let korf = set_instances(InstanceSet::TwentyFour, false)?;
             let korf_goal = Board::goal_blank_first(shape);
             sets.push((
                 "5x5 Korf's 50".into(),

@@ -4,13 +4,15 @@
 //! finished instance is appended to the file as one JSON line and synced before the next one
 //! starts, a run stopped for any reason loses at most the instance it was on, and a re-run
 //! skips every instance the file already holds a solution for. A torn last line (the machine
-//! lost power mid-write) is reported and ignored, never fatal. From the solved instances the
-//! summary projects the rest (see [`project`]): states grow about geometrically with the
-//! optimal length, so a fit of `ln states` against it, priced at the measured rate.
+//! lost power mid-write) is reported and ignored, never fatal. A run holds the file locked, so
+//! a second run on the same file is refused instead of repeating the first's work (or taking
+//! its line being written for a torn one). From the solved instances the summary projects the
+//! rest (see [`project`]): states grow about geometrically with the optimal length, so a fit
+//! of `ln states` against it, priced at the measured rate.
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
-use std::fs::{File, OpenOptions};
+use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -102,6 +104,19 @@ impl ResultsFile {
             .create(true)
             .open(path)
             .with_context(|| format!("opening the results file {}", path.display()))?;
+        // One run a file: a second would repeat the first's instances, and could take the
+        // first's line being written for a torn one and cut it off.
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) => bail!(
+                "{}: another run is writing to this results file; let it finish (or stop it: it resumes), or give this run another file",
+                path.display()
+            ),
+            Err(TryLockError::Error(e)) => {
+                return Err(e)
+                    .with_context(|| format!("locking the results file {}", path.display()));
+            }
+        }
         let text = read_text(path, &mut file)?;
         let (held, good) = parse(path, &text)?;
         if good < text.len() {
@@ -259,17 +274,6 @@ pub fn project(solved: &[&InstanceResult], pending: &[usize]) -> Option<Projecti
     })
 }
 
-/// `secs` as hours, minutes or seconds, whichever reads best.
-pub fn human_seconds(secs: f64) -> String {
-    if secs >= 2.0 * 3600.0 {
-        format!("{:.1} h", secs / 3600.0)
-    } else if secs >= 120.0 {
-        format!("{:.1} min", secs / 60.0)
-    } else {
-        format!("{secs:.1} s")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,6 +346,21 @@ mod tests {
         let e = ResultsFile::open(&notes).err().unwrap().to_string();
         assert!(e.contains("line 1: not a result"), "{e}");
         assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
+    }
+
+    #[test]
+    fn a_second_run_on_the_same_file_is_refused_until_the_first_ends() {
+        let dir = scratch();
+        let path = dir.path().join("r.jsonl");
+        let (mut first, _) = ResultsFile::open(&path).unwrap();
+        first.append(&result(1, 95, 81, 1000)).unwrap();
+        let e = ResultsFile::open(&path).err().unwrap().to_string();
+        assert!(e.contains("another run is writing"), "{e}");
+        // Reading (the summary) is not refused.
+        assert_eq!(ResultsFile::read(&path).unwrap().len(), 1);
+        drop(first);
+        let (_, held) = ResultsFile::open(&path).unwrap();
+        assert_eq!(held, vec![result(1, 95, 81, 1000)]);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use crate::input::{self, BoardOptions, FormatArg};
 use crate::solve::{AlgorithmArg, HeuristicArg, LimitArgs};
+use crate::units::human_seconds;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use npuzzle::heuristic::HeuristicKind;
@@ -196,16 +197,6 @@ fn human(n: f64) -> String {
     }
 }
 
-fn seconds(d: f64) -> String {
-    if d >= 1.0 {
-        format!("{d:.2} s")
-    } else if d >= 1e-3 {
-        format!("{:.2} ms", d * 1e3)
-    } else {
-        format!("{:.1} us", d * 1e6)
-    }
-}
-
 /// One row's figures, as both the table and the JSON lines show them.
 #[derive(serde::Serialize)]
 struct Figures<'a> {
@@ -277,8 +268,8 @@ fn print_table(out: &mut impl Write, rows: &[Row], boards: usize, checked: bool)
             human(f.mean_expanded),
             human(f.max_expanded as f64),
             human(f.peak_stored as f64),
-            seconds(f.total_seconds),
-            seconds(f.seconds_per_board),
+            human_seconds(f.total_seconds),
+            human_seconds(f.seconds_per_board),
         )?;
     }
     Ok(())

@@ -5,9 +5,9 @@
 use anyhow::Result;
 use npuzzle::{Board, Shape};
 
-/// Which of Korf's instance sets a `bench korf…` run uses.
+/// Which bundled instance set a `bench` run uses (`korf100`, `korf24` or `fifteen80`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum KorfSet {
+pub enum InstanceSet {
     /// The 100 15-puzzles (Korf 1985).
     Fifteen,
     /// The 50 24-puzzles (Korf and Felner 2002).
@@ -17,22 +17,22 @@ pub enum KorfSet {
     Fifteen80,
 }
 
-impl KorfSet {
+impl InstanceSet {
     /// The board size of the set.
     pub fn shape(self) -> Result<Shape> {
         let side = match self {
-            KorfSet::Fifteen | KorfSet::Fifteen80 => 4,
-            KorfSet::TwentyFour => 5,
+            InstanceSet::Fifteen | InstanceSet::Fifteen80 => 4,
+            InstanceSet::TwentyFour => 5,
         };
         Ok(Shape::new(side, side)?)
     }
 
-    /// The benchmark's name (`bench korf100`, `bench korf24`).
+    /// The benchmark's name (`bench korf100`, `bench korf24`, `bench fifteen80`).
     pub fn name(self) -> &'static str {
         match self {
-            KorfSet::Fifteen => "korf100",
-            KorfSet::TwentyFour => "korf24",
-            KorfSet::Fifteen80 => "fifteen80",
+            InstanceSet::Fifteen => "korf100",
+            InstanceSet::TwentyFour => "korf24",
+            InstanceSet::Fifteen80 => "fifteen80",
         }
     }
 }
@@ -40,35 +40,35 @@ impl KorfSet {
 /// Korf's 100 instances with their published optimal lengths, in Korf's own form (blank
 /// first) or in the blank-last form (same optimal lengths).
 pub fn korf100_instances(blank_last: bool) -> Result<Vec<(usize, Board, usize)>> {
-    korf_instances(KorfSet::Fifteen, blank_last)
+    set_instances(InstanceSet::Fifteen, blank_last)
 }
 
-/// One of Korf's instance sets with the published optimal lengths, in Korf's own form (blank
+/// One bundled instance set with its published optimal lengths, in Korf's own form (blank
 /// first) or in the blank-last form (same optimal lengths).
-pub fn korf_instances(set: KorfSet, blank_last: bool) -> Result<Vec<(usize, Board, usize)>> {
+pub fn set_instances(set: InstanceSet, blank_last: bool) -> Result<Vec<(usize, Board, usize)>> {
     let shape = set.shape()?;
     let (boards, lengths) = match (set, blank_last) {
-        (KorfSet::Fifteen, true) => (
+        (InstanceSet::Fifteen, true) => (
             include_str!("../data/korf100_blank_last.txt"),
             include_str!("../data/korf100_opt.txt"),
         ),
-        (KorfSet::Fifteen, false) => (
+        (InstanceSet::Fifteen, false) => (
             include_str!("../data/korf100.txt"),
             include_str!("../data/korf100_opt.txt"),
         ),
-        (KorfSet::TwentyFour, true) => (
+        (InstanceSet::TwentyFour, true) => (
             include_str!("../data/korf24_50_blank_last.txt"),
             include_str!("../data/korf24_50_opt.txt"),
         ),
-        (KorfSet::TwentyFour, false) => (
+        (InstanceSet::TwentyFour, false) => (
             include_str!("../data/korf24_50.txt"),
             include_str!("../data/korf24_50_opt.txt"),
         ),
-        (KorfSet::Fifteen80, true) => (
+        (InstanceSet::Fifteen80, true) => (
             include_str!("../data/fifteen80.txt"),
             include_str!("../data/fifteen80_opt.txt"),
         ),
-        (KorfSet::Fifteen80, false) => (
+        (InstanceSet::Fifteen80, false) => (
             include_str!("../data/fifteen80_blank_first.txt"),
             include_str!("../data/fifteen80_opt.txt"),
         ),
@@ -97,14 +97,18 @@ mod tests {
     /// and solvable toward its goal.
     #[test]
     fn both_forms_of_every_set_agree() {
-        for set in [KorfSet::Fifteen, KorfSet::TwentyFour, KorfSet::Fifteen80] {
-            let last = korf_instances(set, true).unwrap();
-            let first = korf_instances(set, false).unwrap();
+        for set in [
+            InstanceSet::Fifteen,
+            InstanceSet::TwentyFour,
+            InstanceSet::Fifteen80,
+        ] {
+            let last = set_instances(set, true).unwrap();
+            let first = set_instances(set, false).unwrap();
             assert_eq!(last.len(), first.len());
             let want = match set {
-                KorfSet::Fifteen => 100,
-                KorfSet::TwentyFour => 50,
-                KorfSet::Fifteen80 => 17,
+                InstanceSet::Fifteen => 100,
+                InstanceSet::TwentyFour => 50,
+                InstanceSet::Fifteen80 => 17,
             };
             assert_eq!(last.len(), want);
             let mut seen = std::collections::HashSet::new();

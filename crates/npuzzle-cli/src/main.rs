@@ -19,6 +19,7 @@ mod scramble;
 mod serve;
 mod shell;
 mod solve;
+mod units;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;

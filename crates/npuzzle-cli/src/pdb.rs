@@ -107,7 +107,7 @@ impl PdbOptions {
     }
 }
 
-/// The databases `auto` uses for `goal` (see [`npuzzle::builder`]), built when not cached.
+/// The databases `auto` uses for `goal` (see [`npuzzle::solver::builder`]), built when not cached.
 pub fn set_for(goal: &Board, options: &PdbOptions) -> Result<Arc<PdbSet>> {
     options
         .source(npuzzle::Use::Command)

@@ -379,8 +379,10 @@ impl Partition {
     }
 }
 
-/// What happened to one database while loading a set.
+/// What happened to one database while loading a set. More kinds may come: match with a
+/// catch-all arm.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub enum PdbEvent {
     /// Loaded from the cache.
     Loaded(std::path::PathBuf),

@@ -6,7 +6,7 @@
 //! antipodes) are the same search over the same numbering; only what they keep differs.
 //! - [`index`]: the dense numbering (blank cell × tile order of the goal's parity).
 //! - `sweep`: the breadth-first search, parallel, two bits a state.
-//! - [`explore`]: the report, with its memory check made before anything is allocated.
+//! - [`explore`](mod@explore): the report, with its memory check made before anything is allocated.
 
 pub mod explore;
 pub mod index;

@@ -10,7 +10,7 @@
 //!   `u64`; answering a board is then one rank and one load, with no walk and no allocation.
 //!   States are packed four bits per cell during the build, so 3×3 takes milliseconds.
 //! - **12 cells** (3×4, 4×3, 2×6, 6×2: 239,500,800 states): two bits a state, the
-//!   distance modulo 3 ([`packed`]), built in seconds by the two-bit search of
+//!   distance modulo 3 (`packed`), built in seconds by the two-bit search of
 //!   [`crate::space`] and cached on disk beside the pattern databases; answers walk down to
 //!   the goal, a few microseconds each.
 
