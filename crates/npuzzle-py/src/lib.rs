@@ -898,7 +898,8 @@ impl Solver {
 
     /// Searches the subtrees at `roots` (from `frontier`) to `bound`, on one core, under
     /// `timeout`/`max_nodes` (default: the solver's). Returns `(moves or None, next_bound or
-    /// None, expanded, generated)`.
+    /// None, expanded, generated, nearest)`, `nearest` holding per root the least estimate
+    /// reached below it (`None`: not searched), which `SplitIterations` orders by.
     #[pyo3(signature = (board, roots, bound, timeout=None, max_nodes=None))]
     fn search_subtrees(
         &self,
@@ -908,7 +909,7 @@ impl Solver {
         bound: i128,
         timeout: Option<f64>,
         max_nodes: Option<i128>,
-    ) -> PyResult<(Option<String>, Option<u32>, u64, u64)> {
+    ) -> PyResult<SubtreeTuple> {
         let b = self.board(board)?;
         let bound: u32 = whole("bound", bound, 0)?;
         let mut paths = Vec::with_capacity(roots.len());
@@ -929,6 +930,7 @@ impl Solver {
             r.next_bound,
             r.stats.expanded,
             r.stats.generated,
+            r.nearest,
         ))
     }
 
@@ -952,9 +954,16 @@ impl Solver {
     }
 }
 
+/// What `search_subtrees` returns: moves or None, next bound or None, expanded, generated,
+/// and each root's nearest approach.
+type SubtreeTuple = (Option<String>, Option<u32>, u64, u64, Vec<Option<u32>>);
+
 /// The iterations of a split search (the library's `SplitIterations`): `record` every task's
 /// `search_subtrees` result under `bound`; `advance` ends the iteration with the next bound,
-/// or `None` once a solution is found (`found`) or the subtrees are exhausted.
+/// or `None` once a solution is found (`found`) or the subtrees are exhausted. Given the
+/// `chunks` of `split`, they deal them: each iteration's `chunks` come nearest the goal first
+/// (as the iteration before found), which keeps the last iteration short; record each chunk's
+/// result with its index.
 #[pyclass(name = "SplitIterations", module = "npuzzle")]
 struct Iterations {
     inner: std::sync::Mutex<SplitIterations>,
@@ -963,10 +972,30 @@ struct Iterations {
 #[pymethods]
 impl Iterations {
     #[new]
-    fn new(first_bound: u32) -> Iterations {
-        Iterations {
-            inner: std::sync::Mutex::new(SplitIterations::new(first_bound)),
-        }
+    #[pyo3(signature = (first_bound, chunks=None))]
+    fn new(first_bound: u32, chunks: Option<Vec<Vec<String>>>) -> PyResult<Iterations> {
+        let inner = match chunks {
+            None => SplitIterations::new(first_bound),
+            Some(chunks) => {
+                let tasks = chunks.len();
+                let mut paths = Vec::new();
+                for root in chunks.iter().flatten() {
+                    paths.push(
+                        Solution::from_letters(root)
+                            .map_err(value_error)?
+                            .into_moves(),
+                    );
+                }
+                if paths.is_empty() {
+                    return Err(value_error("chunks must hold at least one root"));
+                }
+                SplitIterations::dealing(Split::Roots { paths, first_bound }, tasks)
+                    .ok_or_else(|| value_error("chunks must hold at least one root"))?
+            }
+        };
+        Ok(Iterations {
+            inner: std::sync::Mutex::new(inner),
+        })
     }
 
     /// The bound of the current iteration.
@@ -975,10 +1004,37 @@ impl Iterations {
         Ok(self.lock()?.bound())
     }
 
-    /// Counts one task's `search_subtrees` result `(moves or None, next_bound or None,
-    /// expanded, generated)`; `True` once a solution is known (stop the other tasks).
-    fn record(&self, result: (Option<String>, Option<u32>, u64, u64)) -> PyResult<bool> {
-        let (moves, next_bound, expanded, generated) = result;
+    /// This iteration's chunks, in the order to hand them out (empty unless the iterations
+    /// were given the chunks to deal).
+    #[getter]
+    fn chunks(&self) -> PyResult<Vec<Vec<String>>> {
+        Ok(self
+            .lock()?
+            .chunks()
+            .iter()
+            .map(|c| c.iter().map(|p| letters(p)).collect())
+            .collect())
+    }
+
+    /// Counts one task's `search_subtrees` result (its five values, or the first four);
+    /// `chunk` is the index in `chunks` the task searched, when the iterations deal them.
+    /// `True` once a solution is known (stop the other tasks).
+    #[pyo3(signature = (result, chunk=None))]
+    fn record(&self, result: &Bound<'_, PyAny>, chunk: Option<usize>) -> PyResult<bool> {
+        let (moves, next_bound, expanded, generated, nearest): SubtreeTuple = match result
+            .extract::<SubtreeTuple>(
+        ) {
+            Ok(r) => r,
+            Err(_) => {
+                let (m, n, e, g): (Option<String>, Option<u32>, u64, u64) =
+                        result.extract().map_err(|_| {
+                            value_error(
+                                "a result is the tuple search_subtrees returns: (moves, next_bound, expanded, generated, nearest)",
+                            )
+                        })?;
+                (m, n, e, g, Vec::new())
+            }
+        };
         let solution = match moves {
             Some(m) => Some(Solution::from_letters(&m).map_err(value_error)?),
             None => None,
@@ -988,11 +1044,23 @@ impl Iterations {
             generated,
             ..Default::default()
         };
-        Ok(self.lock()?.record(SubtreeResult {
+        let r = SubtreeResult {
             solution,
             next_bound,
             stats,
-        }))
+            nearest,
+        };
+        let mut it = self.lock()?;
+        Ok(match chunk {
+            Some(i) if i >= it.chunks().len() => {
+                return Err(value_error(format!(
+                    "chunk {i}: this iteration deals {} chunks",
+                    it.chunks().len()
+                )));
+            }
+            Some(i) => it.record_chunk(i, r),
+            None => it.record(r),
+        })
     }
 
     /// Ends the iteration: the next bound, or `None` when a solution was found or the

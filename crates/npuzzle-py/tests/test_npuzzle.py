@@ -296,6 +296,39 @@ def test_a_split_search_driven_by_hand_is_optimal():
         solver.split_solution(npuzzle.scramble(4, 1, seed=1)[0], npuzzle.SplitIterations(3))
 
 
+def test_split_iterations_deal_the_nearest_chunks_first():
+    """Given split's chunks, the iterations deal them: every iteration after the first takes
+    the roots in the order of how near the goal each came (search_subtrees' fifth value) in the
+    iteration before; the answer stays optimal."""
+    solver = npuzzle.Solver(4, algorithm="idastar", heuristic="linear-conflict")
+    reordered = 0
+    for board in npuzzle.scramble(4, 3, seed=21):
+        want = solver.solve(board).length
+        _, chunks, first_bound, _ = solver.split(board, 4, depth=3)
+        iterations = npuzzle.SplitIterations(first_bound, chunks)
+        assert iterations.chunks == chunks
+        while True:
+            nearest = {}
+            for i, chunk in enumerate(iterations.chunks):
+                result = solver.search_subtrees(board, chunk, iterations.bound)
+                assert len(result) == 5 and len(result[4]) == len(chunk)
+                nearest.update(zip(chunk, result[4]))
+                if iterations.record(result, i):
+                    break
+            if iterations.advance() is None:
+                break
+            order = [root for chunk in iterations.chunks for root in chunk]
+            assert sorted(order) == sorted(r for c in chunks for r in c)
+            keys = [nearest[root] for root in order]
+            assert keys == sorted(keys), keys
+            reordered += order != [r for c in chunks for r in c]
+        s = solver.split_solution(board, iterations)
+        assert s.length == want and npuzzle.check(board, s.moves).length == want
+    assert reordered > 0
+    with pytest.raises(ValueError, match="chunk 9"):
+        npuzzle.SplitIterations(first_bound, chunks).record((None, None, 0, 0, []), 9)
+
+
 def test_a_missing_numpy_says_how_to_install_it():
     code = (
         "import sys; sys.modules['numpy'] = None\n"

@@ -582,7 +582,7 @@ fn split_search_finds_the_optimal_length() {
         .unwrap();
     let mut rng = SmallRng::seed_from_u64(11);
     for (solver, count) in [(&pdb, 6), (&lines, 4)] {
-        for _ in 0..count {
+        for i in 0..count {
             let mut b = solver.goal().clone();
             for _ in 0..rng.random_range(20..50) {
                 b.apply(Move::ALL[rng.random_range(0..4)]);
@@ -590,6 +590,8 @@ fn split_search_finds_the_optimal_length() {
             let want = length(solver, &b);
             let got = match solver.frontier(&b, 4).unwrap() {
                 npuzzle::Split::Solved(s) => s,
+                // Every other board: the iterations deal the roots, nearest first.
+                split if i % 2 == 0 => dealt_search(solver, &b, split),
                 npuzzle::Split::Roots { paths, first_bound } => {
                     let mut it = npuzzle::SplitIterations::new(first_bound);
                     loop {
@@ -630,6 +632,44 @@ fn split_search_finds_the_optimal_length() {
         .search_subtrees(&near, &[vec![Move::Up, Move::Down]], 80, &Limits::default())
         .unwrap_err();
     assert!(e.to_string().contains("frontier"), "{e}");
+}
+
+/// A split search whose iterations deal the roots (in chunks, as a scheduler hands them out):
+/// its answer, after checking that each iteration after the first takes the roots in the order
+/// of their nearest approach (least estimate reached below them) in the iteration before.
+fn dealt_search(solver: &Solver, b: &Board, split: npuzzle::Split) -> npuzzle::Solution {
+    let mut it = npuzzle::SplitIterations::dealing(split, 5).expect("roots");
+    loop {
+        let chunks: Vec<Vec<Vec<Move>>> = it.chunks().iter().map(|c| c.to_vec()).collect();
+        assert!(!chunks.is_empty() && chunks.len() <= 5);
+        let mut nearest = std::collections::HashMap::new();
+        for (i, chunk) in chunks.iter().enumerate() {
+            let r = solver
+                .search_subtrees(b, chunk, it.bound(), &Limits::default())
+                .unwrap();
+            assert_eq!(r.nearest.len(), chunk.len());
+            for (root, n) in chunk.iter().zip(&r.nearest) {
+                nearest.insert(root.clone(), *n);
+            }
+            if it.record_chunk(i, r) {
+                break;
+            }
+        }
+        if it.advance().is_none() {
+            return it.found().expect("solvable").clone();
+        }
+        // Searched roots in the order of their approach, the rest after.
+        let keys: Vec<(bool, u32)> = it
+            .chunks()
+            .iter()
+            .flat_map(|c| c.iter())
+            .map(|root| match nearest[root] {
+                Some(n) => (false, n),
+                None => (true, 0),
+            })
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
+    }
 }
 
 /// Two builders sharing an empty cache (two threads here; two worker processes on a cluster

@@ -11,8 +11,11 @@ process and loaded from the node's cache directory (``pdb_dir``, default
 * ``solve_one(board)``: an optimal search split by IDA* bounds. The subtree roots ``depth``
   moves below the board are found once; every iteration hands them out in ``tasks`` tasks that
   each search their subtrees to the current bound on one core and report (solution, next
-  bound, states). An iteration ends when all its tasks have answered; the first iteration
-  that finds a solution has proved it optimal, since every smaller bound was exhausted.
+  bound, states, and how near each subtree came to the goal). An iteration ends when all its
+  tasks have answered; the first iteration that finds a solution has proved it optimal, since
+  every smaller bound was exhausted. From the second iteration on, the library deals the
+  subtrees nearest the goal first, so the last iteration (which stops at the first solution)
+  is short.
 
 Call ``ray.init(...)`` first (or let these functions start a local Ray).
 """
@@ -169,11 +172,10 @@ def _solve_dataset(ds: "ray.data.Dataset", options: Dict[str, Any], batch_size: 
 def _search_chunk(options: Dict[str, Any], board: Any, roots: List[str], bound: int,
                   timeout: Optional[float]):
     """Searches some subtrees to `bound` on one core, within `timeout` seconds; (moves, next
-    bound, expanded, generated, node id)."""
+    bound, expanded, generated, each root's nearest approach, node id)."""
     solver = npuzzle.solver(**options)
-    moves, next_bound, expanded, generated = solver.search_subtrees(board, roots, bound,
-                                                                    timeout=timeout)
-    return moves, next_bound, expanded, generated, ray.get_runtime_context().get_node_id()
+    result = solver.search_subtrees(board, roots, bound, timeout=timeout)
+    return (*result, ray.get_runtime_context().get_node_id())
 
 
 # Seconds the tasks still out get to finish before they are cancelled.
@@ -260,17 +262,23 @@ def solve_one(
     report.roots = sum(len(c) for c in chunks)
     report.tasks = len(chunks)
     board_ref = ray.put(board)
-    # The library keeps the iterations (next bound, the solution, the totals); Ray runs them.
-    iterations = npuzzle.SplitIterations(first_bound)
+    # The library keeps the iterations (next bound, the solution, the totals) and deals the
+    # chunks, nearest the goal first from the second iteration on; Ray runs them.
+    iterations = npuzzle.SplitIterations(first_bound, chunks)
     bound: Optional[int] = first_bound
     while bound is not None:
         iteration_start = time.monotonic()
         expanded_before = iterations.expanded
         # SPREAD: tasks go to every node rather than fill the driver's node first. Each task
-        # also stops itself when the whole search's time is up.
+        # also stops itself when the whole search's time is up. Submitted in the library's
+        # order, so the nearest chunks start first.
         left = None if timeout is None else max(0.001, timeout - (time.monotonic() - started))
-        pending = [_search_chunk.options(scheduling_strategy="SPREAD").remote(
-            options, board_ref, c, bound, left) for c in chunks]
+        chunk_of = {}
+        for i, c in enumerate(iterations.chunks):
+            ref = _search_chunk.options(scheduling_strategy="SPREAD").remote(
+                options, board_ref, c, bound, left)
+            chunk_of[ref] = i
+        pending = list(chunk_of)
         while pending:
             left = None
             if timeout is not None:
@@ -291,7 +299,7 @@ def solve_one(
                         f"no solution within {timeout} s (bound {bound}, "
                         f"{iterations.expanded} states expanded)") from None
                 report.nodes[node] = report.nodes.get(node, 0) + 1
-                solved = iterations.record(tuple(result)) or solved
+                solved = iterations.record(tuple(result), chunk_of[ref]) or solved
             if solved:
                 # Optimal already: every smaller bound was exhausted.
                 _stop(pending)

@@ -37,7 +37,9 @@
 
 use super::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 use super::move_pruning::{MovePruner, PRUNED, START};
-use super::{Budget, Found, LimitKind, Limits, SearchError, Split, Stats, SubtreeResult};
+use super::{
+    Budget, Found, LimitKind, Limits, SearchError, Split, Stats, SubtreeResult, nearest_first,
+};
 use crate::board::{Board, Move, Shape};
 use crate::solution::Solution;
 use rayon::prelude::*;
@@ -599,16 +601,12 @@ const MAX_SPLIT_DEPTH: usize = 32;
 /// frontier is fixed one level shallower.
 const FRONTIER_GROWTH: usize = 16;
 
-/// The order in which an iteration searches its subtrees.
+/// The order in which an iteration searches its subtrees: [`nearest_first`] (why, there).
 ///
-/// **Why.** Every iteration but the last must be searched whole, so their order does not
-/// matter; the last one stops at the first solution, and on hard boards it is most of the
-/// work (each iteration costs several times the one before). A subtree whose states came
-/// nearest the goal in the previous iteration (least heuristic value reached) is the likeliest
-/// to hold a solution one bound later. So once the search is large, the frontier's depth is
-/// fixed (the same subtree roots every iteration, plus those the larger bound admits), each
-/// root's nearest approach is remembered, and the next iteration takes the roots nearest
-/// first. On Korf's 24-puzzles 1 and 5 this cuts the last iteration about tenfold.
+/// Once the search is large, the frontier's depth is fixed (the same subtree roots every
+/// iteration, plus those the larger bound admits), each root's nearest approach (least
+/// heuristic value reached below it) is remembered, and the next iteration takes the roots
+/// nearest first. On Korf's 24-puzzles 1 and 5 this cuts the last iteration about tenfold.
 struct FrontierOrder {
     /// States (all iterations) after which the frontier is ordered ([`ORDER_AFTER`]).
     after: u64,
@@ -698,9 +696,8 @@ impl FrontierOrder {
         self.at_fixed = self.depth == Some(depth);
         if self.at_fixed && !self.nearest.is_empty() {
             let nearest = &self.nearest;
-            items.sort_by_cached_key(|it| match nearest.get(&it.cells.tiles) {
-                Some(&n) => (false, n, it.h),
-                None => (true, 0, 0),
+            items.sort_by_cached_key(|it| {
+                nearest_first(nearest.get(&it.cells.tiles).copied(), it.h)
             });
         }
     }
@@ -859,13 +856,17 @@ pub fn search_subtrees<E: Evaluator>(
     let sh = Shared::new(eval, shape, pruner, limits);
     sh.bound.store(bound, Ordering::Relaxed);
     let origin = Cells::of(start);
-    let mut result = SubtreeResult::default();
+    let mut result = SubtreeResult {
+        nearest: vec![None; roots.len()],
+        ..SubtreeResult::default()
+    };
     let mut next_bound = u32::MAX;
-    for path in roots {
+    for (path, nearest) in roots.iter().zip(&mut result.nearest) {
         let (cells, state, h, seq) = replay(&sh, &origin, path)?;
         let g = path.len() as u32;
         if g + h > bound {
             next_bound = next_bound.min(g + h);
+            *nearest = Some(h);
             continue;
         }
         let mut w = Worker::new(&sh, cells, state, h, bound);
@@ -873,6 +874,7 @@ pub fn search_subtrees<E: Evaluator>(
         w.check(g);
         result.stats.generated += w.generated;
         next_bound = next_bound.min(w.next_bound);
+        *nearest = Some(w.nearest);
         if hit {
             let mut p = path.clone();
             p.extend(w.reversed.iter().rev());
