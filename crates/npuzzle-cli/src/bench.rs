@@ -4,7 +4,9 @@
 //! `npuzzle solve` uses (the library's batch: reader thread, parallel chunks, text sink), times
 //! it, then replays every answer to check it.
 
-use crate::bench_results::{InstanceResult, ResultsFile, counted, latest_solution, project};
+use crate::bench_results::{
+    InstanceResult, ResultsFile, counted, latest_solution, pending, project,
+};
 use crate::instances::{InstanceSet, korf100_instances, set_instances};
 use crate::scramble::write_boards;
 use crate::solve::{AlgorithmArg, HeuristicArg};
@@ -286,16 +288,21 @@ fn print_line((no, len, want, expanded, secs): &KorfLine, estimate: u32, note: &
     );
 }
 
-/// The solved count, their search time, and the projection for the rest of `instances`.
-fn print_projection(records: &[InstanceResult], instances: &[(usize, Board, usize)]) {
+/// The solved count, their search time, and the projection for the rest of `instances`, each
+/// at least what an unsolved line of `lines` (a run stopped at its budget) spent on it.
+fn print_projection(
+    records: &[InstanceResult],
+    lines: &[&InstanceResult],
+    instances: &[(usize, Board, usize)],
+) {
     if records.is_empty() || records.len() >= instances.len() {
         return;
     }
-    let pending: Vec<usize> = instances
-        .iter()
-        .filter(|(no, ..)| !records.iter().any(|h| h.instance == *no))
-        .map(|(_, _, want)| *want)
-        .collect();
+    let pending = pending(
+        instances.iter().map(|(no, _, want)| (*no, *want)),
+        records,
+        lines,
+    );
     let solved: Vec<&InstanceResult> = records.iter().collect();
     // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
     let spent: f64 = records.iter().fold(0.0, |s, r| s + r.seconds);
@@ -320,6 +327,17 @@ fn print_projection(records: &[InstanceResult], instances: &[(usize, Board, usiz
             human_seconds(spent),
             pending.len()
         ),
+    }
+    let floored: Vec<String> = pending
+        .iter()
+        .filter(|p| p.at_least > 0)
+        .map(|p| format!("#{} ({:.2e})", p.instance, p.at_least as f64))
+        .collect();
+    if !floored.is_empty() {
+        println!(
+            "  at least the states an earlier run spent before its budget stopped it: {} (priced at that where the fit says less)",
+            floored.join(", ")
+        );
     }
 }
 
@@ -367,7 +385,7 @@ fn korf_summary(
             String::new()
         }
     );
-    print_projection(&records, instances);
+    print_projection(&records, &matching, instances);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -472,6 +490,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     let print = |line: &KorfLine| print_noted(line, "");
     // Every instance answered in this run or held by the results file, with its root estimate.
     let mut records: Vec<InstanceResult> = Vec::new();
+    // This run's instances stopped at the budget.
+    let mut unsolved: Vec<InstanceResult> = Vec::new();
     println!("{TABLE_HEAD}");
     let results: Vec<KorfLine> = match run.split {
         Split::Boards => {
@@ -549,6 +569,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 }
                 if record.solved() {
                     records.push(record);
+                } else {
+                    unsolved.push(record);
                 }
                 r.push(line);
             }
@@ -602,7 +624,9 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         global_threads(),
         cpu
     );
-    print_projection(&records, &instances);
+    let (mut lines, _) = counted(&held, &heuristic, form);
+    lines.extend(&unsolved);
+    print_projection(&records, &lines, &instances);
     if interrupted() {
         if let Some(path) = &run.results {
             eprintln!(

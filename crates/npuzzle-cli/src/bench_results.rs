@@ -227,14 +227,49 @@ pub struct Projection {
     pub spread: f64,
 }
 
-/// Projects the states and time the `pending` instances (their optimal lengths) will take
-/// from the `solved` ones. For a fixed heuristic an IDA* search grows about geometrically
+/// One instance still to solve: its optimal length, and the most states a run already spent
+/// on it before its budget stopped it (0 when none did): solving it takes at least those.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pending {
+    /// Instance number, 1-based.
+    pub instance: usize,
+    /// The published optimal length.
+    pub optimum: usize,
+    /// States expanded by the longest run that reached its budget.
+    pub at_least: u64,
+}
+
+/// The instances of `instances` (number, optimum) not in `solved`, each with the most states an
+/// unsolved line of `lines` spent on it.
+pub fn pending(
+    instances: impl IntoIterator<Item = (usize, usize)>,
+    solved: &[InstanceResult],
+    lines: &[&InstanceResult],
+) -> Vec<Pending> {
+    instances
+        .into_iter()
+        .filter(|(no, _)| !solved.iter().any(|r| r.instance == *no))
+        .map(|(no, optimum)| Pending {
+            instance: no,
+            optimum,
+            at_least: lines
+                .iter()
+                .filter(|r| r.instance == no && !r.solved())
+                .map(|r| r.expanded)
+                .max()
+                .unwrap_or(0),
+        })
+        .collect()
+}
+
+/// Projects the states and time the `pending` instances will take from the `solved` ones. For a fixed heuristic an IDA* search grows about geometrically
 /// with the solution length (Korf, Reid and Edelkamp 2001), so `ln states = a + b·optimum` is
 /// fitted by least squares; the instances scatter widely about it (the residuals are about
 /// normal in `ln states`), so each is priced at the lognormal mean `exp(a + b·optimum +
-/// σ²/2)`, not the median, which would underprice the hard ones. `None` below three solved
+/// σ²/2)`, not the median, which would underprice the hard ones; an instance a run already
+/// spent more on (stopped at its budget) is priced at that instead. `None` below three solved
 /// instances, when their optimal lengths are all equal (no slope to fit), or without a rate.
-pub fn project(solved: &[&InstanceResult], pending: &[usize]) -> Option<Projection> {
+pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projection> {
     let points: Vec<(f64, f64)> = solved
         .iter()
         .filter(|r| r.expanded > 0)
@@ -263,7 +298,11 @@ pub fn project(solved: &[&InstanceResult], pending: &[usize]) -> Option<Projecti
     let rate = done / seconds;
     let states: f64 = pending
         .iter()
-        .map(|&optimum| (a + b * optimum as f64 + variance / 2.0).exp())
+        .map(|p| {
+            (a + b * p.optimum as f64 + variance / 2.0)
+                .exp()
+                .max(p.at_least as f64)
+        })
         .sum();
     Some(Projection {
         states,
@@ -384,28 +423,40 @@ mod tests {
             .map(|(i, &opt)| result(i + 1, opt, 0, (1000.0 * 3f64.powi(opt as i32 - 90)) as u64))
             .collect();
         let refs: Vec<&InstanceResult> = solved.iter().collect();
-        let p = project(&refs, &[100]).unwrap();
+        let at = |optimum, at_least| Pending {
+            instance: 0,
+            optimum,
+            at_least,
+        };
+        let p = project(&refs, &[at(100, 0)]).unwrap();
         assert!((p.growth - 3.0).abs() < 1e-6, "{p:?}");
         assert!((p.spread - 1.0).abs() < 1e-6, "{p:?}");
         let want = 1000.0 * 3f64.powi(10);
         assert!((p.states - want).abs() / want < 1e-6, "{p:?}");
         assert!((p.rate - 1e6).abs() < 1e-3);
         assert!((p.seconds - want / 1e6).abs() / (want / 1e6) < 1e-6);
+        // A run that stopped at its budget after more states than the fit says: priced at those.
+        let floor = 5 * want as u64;
+        let f = project(&refs, &[at(100, floor), at(100, 10)]).unwrap();
+        assert!(
+            (f.states - (floor as f64 + want)).abs() / want < 1e-6,
+            "{f:?}"
+        );
         // Scatter about the line raises the expected cost above the line's value.
         let mut noisy = solved.clone();
         noisy[0].expanded *= 4;
         noisy[1].expanded /= 4;
         let refs: Vec<&InstanceResult> = noisy.iter().collect();
-        let q = project(&refs, &[100]).unwrap();
+        let q = project(&refs, &[at(100, 0)]).unwrap();
         assert!(q.spread > 1.5, "{q:?}");
         // Too few points, or no spread in the lengths: no projection.
-        assert_eq!(project(&refs[..2], &[100]), None);
+        assert_eq!(project(&refs[..2], &[at(100, 0)]), None);
         let flat = [
             result(1, 100, 0, 10),
             result(2, 100, 0, 20),
             result(3, 100, 0, 30),
         ];
         let flat: Vec<&InstanceResult> = flat.iter().collect();
-        assert_eq!(project(&flat, &[100]), None);
+        assert_eq!(project(&flat, &[at(100, 0)]), None);
     }
 }
