@@ -112,6 +112,13 @@ impl ResultsFile {
                 "{}: another run is writing to this results file; let it finish (or stop it: it resumes), or give this run another file",
                 path.display()
             ),
+            // A filesystem without locks: the run goes on, unguarded, as before locking.
+            Err(TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+                eprintln!(
+                    "npuzzle: {}: this filesystem cannot lock the results file; make sure no other run writes to it",
+                    path.display()
+                );
+            }
             Err(TryLockError::Error(e)) => {
                 return Err(e)
                     .with_context(|| format!("locking the results file {}", path.display()));

@@ -899,7 +899,8 @@ impl Solver {
     /// Searches the subtrees at `roots` (from `frontier`) to `bound`, on one core, under
     /// `timeout`/`max_nodes` (default: the solver's). Returns `(moves or None, next_bound or
     /// None, expanded, generated, nearest)`, `nearest` holding per root the least estimate
-    /// reached below it (`None`: not searched), which `SplitIterations` orders by.
+    /// reached below it (`None`: not searched, being beyond the bound or after the solution),
+    /// which `SplitIterations` orders by.
     #[pyo3(signature = (board, roots, bound, timeout=None, max_nodes=None))]
     fn search_subtrees(
         &self,
@@ -961,9 +962,10 @@ type SubtreeTuple = (Option<String>, Option<u32>, u64, u64, Vec<Option<u32>>);
 /// The iterations of a split search (the library's `SplitIterations`): `record` every task's
 /// `search_subtrees` result under `bound`; `advance` ends the iteration with the next bound,
 /// or `None` once a solution is found (`found`) or the subtrees are exhausted. Given the
-/// `chunks` of `split`, they deal them: each iteration's `chunks` come nearest the goal first
-/// (as the iteration before found), which keeps the last iteration short; record each chunk's
-/// result with its index.
+/// `chunks` of `split`, they deal them: each iteration's `chunks` (the roots given, re-cut
+/// evenly) come nearest the goal first (as the iteration before found), which keeps the last
+/// iteration short; search those and record each result (all five values) with the index of
+/// its chunk.
 #[pyclass(name = "SplitIterations", module = "npuzzle")]
 struct Iterations {
     inner: std::sync::Mutex<SplitIterations>,
@@ -1020,7 +1022,8 @@ impl Iterations {
     /// `chunk` is the index in `chunks` the task searched, when the iterations deal them.
     /// `True` once a solution is known (stop the other tasks).
     #[pyo3(signature = (result, chunk=None))]
-    fn record(&self, result: &Bound<'_, PyAny>, chunk: Option<usize>) -> PyResult<bool> {
+    fn record(&self, result: &Bound<'_, PyAny>, chunk: Option<i128>) -> PyResult<bool> {
+        let chunk: Option<usize> = chunk.map(|c| whole("chunk", c, 0)).transpose()?;
         let (moves, next_bound, expanded, generated, nearest): SubtreeTuple = match result
             .extract::<SubtreeTuple>(
         ) {
@@ -1051,14 +1054,26 @@ impl Iterations {
             nearest,
         };
         let mut it = self.lock()?;
+        let dealt = it.chunks().len();
         Ok(match chunk {
-            Some(i) if i >= it.chunks().len() => {
+            Some(i) if i >= dealt => {
                 return Err(value_error(format!(
-                    "chunk {i}: this iteration deals {} chunks",
-                    it.chunks().len()
+                    "chunk {i}: this iteration deals {dealt} chunks"
+                )));
+            }
+            Some(i) if r.nearest.len() != it.chunks()[i].len() => {
+                return Err(value_error(format!(
+                    "chunk {i} holds {} roots, the result reports {}: record each result with the index of the chunk (of .chunks) it searched",
+                    it.chunks()[i].len(),
+                    r.nearest.len()
                 )));
             }
             Some(i) => it.record_chunk(i, r),
+            None if dealt > 0 => {
+                return Err(value_error(
+                    "these iterations deal the chunks: record each result with the index of the chunk (of .chunks) it searched",
+                ));
+            }
             None => it.record(r),
         })
     }

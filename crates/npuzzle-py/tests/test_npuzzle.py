@@ -319,14 +319,21 @@ def test_split_iterations_deal_the_nearest_chunks_first():
                 break
             order = [root for chunk in iterations.chunks for root in chunk]
             assert sorted(order) == sorted(r for c in chunks for r in c)
-            keys = [nearest[root] for root in order]
+            keys = [(nearest[root] is None, nearest[root] or 0) for root in order]
             assert keys == sorted(keys), keys
             reordered += order != [r for c in chunks for r in c]
         s = solver.split_solution(board, iterations)
         assert s.length == want and npuzzle.check(board, s.moves).length == want
     assert reordered > 0
+    dealt = npuzzle.SplitIterations(first_bound, chunks)
     with pytest.raises(ValueError, match="chunk 9"):
-        npuzzle.SplitIterations(first_bound, chunks).record((None, None, 0, 0, []), 9)
+        dealt.record((None, None, 0, 0, []), 9)
+    with pytest.raises(ValueError, match="holds"):
+        dealt.record((None, None, 0, 0, [1] * (len(chunks[0]) + 1)), 0)
+    with pytest.raises(ValueError, match="index of the chunk"):
+        dealt.record((None, None, 0, 0, []))
+    with pytest.raises(ValueError, match="chunk"):
+        dealt.record((None, None, 0, 0, []), -1)
 
 
 def test_a_missing_numpy_says_how_to_install_it():

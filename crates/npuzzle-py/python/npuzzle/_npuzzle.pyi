@@ -95,7 +95,8 @@ class Solver:
 
 class SplitIterations:
     """The iterations of a split search: record each task's result, then advance. Given the
-    chunks of ``split``, they deal them, nearest the goal first."""
+    chunks of ``split``, they re-cut and deal them, nearest the goal first: search ``chunks``
+    and record each result with its chunk's index."""
     def __init__(self, first_bound: int,
                  chunks: Optional[List[List[str]]] = None) -> None: ...
     @property

@@ -865,8 +865,8 @@ pub fn search_subtrees<E: Evaluator>(
         let (cells, state, h, seq) = replay(&sh, &origin, path)?;
         let g = path.len() as u32;
         if g + h > bound {
+            // Not searched: last next time, in its order, as the engine keeps new roots.
             next_bound = next_bound.min(g + h);
-            *nearest = Some(h);
             continue;
         }
         let mut w = Worker::new(&sh, cells, state, h, bound);

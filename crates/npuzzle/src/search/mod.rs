@@ -275,14 +275,15 @@ pub struct SubtreeResult {
     /// What the search cost (the peak is the path: bound + 1).
     pub stats: Stats,
     /// Per root, in the order given: the least heuristic value of the states expanded below
-    /// it (its own when none), `None` for roots not searched (a solution or a limit came
-    /// first). [`SplitIterations`] orders the next iteration by them.
+    /// it (its own when none), `None` for roots not searched (beyond the bound, or after the
+    /// solution). [`SplitIterations`] orders the next iteration by them.
     pub nearest: Vec<Option<u32>>,
 }
 
 /// The order in which a bounded iteration should take its subtree roots: nearest approach in
-/// the iteration before first (ties by the root's own estimate `h`), roots not searched then
-/// last, keeping their order. The key of one root, for a stable sort.
+/// the iteration before first (ties by the root's own estimate `h`, where the caller knows
+/// it; else 0: ties keep their order), roots not searched then last, keeping their order. The
+/// key of one root, for a stable sort.
 ///
 /// **Why.** Every iteration but the last must be searched whole, so their order does not
 /// matter; the last one stops at the first solution, and on hard boards it is most of the
@@ -383,11 +384,14 @@ impl SplitIterations {
     }
 
     /// [`SplitIterations::record`] for the search of chunk `chunk` of
-    /// [`SplitIterations::chunks`], whose roots' nearest approaches order the next iteration.
+    /// [`SplitIterations::chunks`], whose roots' nearest approaches order the next iteration
+    /// (values past the chunk's roots, or for a chunk that does not exist, are not kept; the
+    /// rest of the result counts as with `record`).
     pub fn record_chunk(&mut self, chunk: usize, result: SubtreeResult) -> bool {
         if let Some(d) = &mut self.deal {
             let at = chunk.saturating_mul(d.per_chunk).min(d.nearest.len());
-            for (slot, n) in d.nearest[at..].iter_mut().zip(&result.nearest) {
+            let end = (at + d.per_chunk).min(d.nearest.len());
+            for (slot, n) in d.nearest[at..end].iter_mut().zip(&result.nearest) {
                 *slot = *n;
             }
         }

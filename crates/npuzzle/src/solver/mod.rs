@@ -722,9 +722,10 @@ impl Solver {
     /// The first level of an optimal search of `board` for a cluster of `tasks` workers: the
     /// frontier ([`Solver::frontier`]) at `depth`, or by default at the least depth (up to
     /// 19) with at least 16 subtree roots per task; and the depth used. Deal the roots out
-    /// with [`Split::chunks`]; each iteration searches every chunk under its bound
-    /// ([`Solver::search_subtrees`]), the next bound is the least any chunk reports, and the
-    /// first solution found under a bound is optimal.
+    /// with [`SplitIterations::dealing`](crate::SplitIterations::dealing) (nearest the goal
+    /// first from the second iteration on) or [`Split::chunks`]; each iteration searches every
+    /// chunk under its bound ([`Solver::search_subtrees`]), the next bound is the least any
+    /// chunk reports, and the first solution found under a bound is optimal.
     pub fn split(
         &self,
         board: &Board,
