@@ -1054,17 +1054,18 @@ impl Iterations {
             nearest,
         };
         let mut it = self.lock()?;
-        let dealt = it.chunks().len();
+        let sizes: Vec<usize> = it.chunks().iter().map(|c| c.len()).collect();
+        let dealt = sizes.len();
         Ok(match chunk {
             Some(i) if i >= dealt => {
                 return Err(value_error(format!(
                     "chunk {i}: this iteration deals {dealt} chunks"
                 )));
             }
-            Some(i) if r.nearest.len() != it.chunks()[i].len() => {
+            Some(i) if r.nearest.len() != sizes[i] => {
                 return Err(value_error(format!(
                     "chunk {i} holds {} roots, the result reports {}: record each result with the index of the chunk (of .chunks) it searched",
-                    it.chunks()[i].len(),
+                    sizes[i],
                     r.nearest.len()
                 )));
             }

@@ -254,12 +254,14 @@ impl Split {
     pub fn chunks(&self, tasks: usize) -> Vec<&[Vec<Move>]> {
         match self {
             Split::Solved(_) => Vec::new(),
-            Split::Roots { paths, .. } => {
-                let per_task = paths.len().div_ceil(tasks.max(1)).max(1);
-                paths.chunks(per_task).collect()
-            }
+            Split::Roots { paths, .. } => paths.chunks(per_chunk(paths.len(), tasks)).collect(),
         }
     }
+}
+
+/// Roots a chunk when `roots` are dealt into at most `tasks` chunks (the last may hold fewer).
+fn per_chunk(roots: usize, tasks: usize) -> usize {
+    roots.div_ceil(tasks.max(1)).max(1)
 }
 
 /// What one bounded search of some subtrees of a [`Split`] found: the same solution and
@@ -346,7 +348,7 @@ impl SplitIterations {
         let Split::Roots { paths, first_bound } = split else {
             return None;
         };
-        let per_chunk = paths.len().div_ceil(tasks.max(1)).max(1);
+        let per_chunk = per_chunk(paths.len(), tasks);
         let mut it = SplitIterations::new(first_bound);
         it.deal = Some(Deal {
             nearest: vec![None; paths.len()],
@@ -407,11 +409,12 @@ impl SplitIterations {
         let next = self.next_bound.take()?;
         self.bound = next;
         if let Some(d) = &mut self.deal {
-            let mut order: Vec<usize> = (0..d.roots.len()).collect();
-            order.sort_by_key(|&i| nearest_first(d.nearest[i], 0));
-            let mut roots: Vec<Option<Vec<Move>>> =
-                std::mem::take(&mut d.roots).into_iter().map(Some).collect();
-            d.roots = order.iter().filter_map(|&i| roots[i].take()).collect();
+            let mut keyed: Vec<(Vec<Move>, Option<u32>)> = std::mem::take(&mut d.roots)
+                .into_iter()
+                .zip(d.nearest.iter().copied())
+                .collect();
+            keyed.sort_by_key(|(_, n)| nearest_first(*n, 0));
+            d.roots = keyed.into_iter().map(|(root, _)| root).collect();
             d.nearest.fill(None);
         }
         Some(next)
