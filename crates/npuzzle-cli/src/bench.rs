@@ -335,7 +335,7 @@ fn print_projection(
         .collect();
     if !floored.is_empty() {
         println!(
-            "  at least the states an earlier run spent before its budget stopped it: {} (priced at that where the fit says less)",
+            "  at least the states an earlier run spent before its budget or an interrupt stopped it: {} (priced at that where the fit says less)",
             floored.join(", ")
         );
     }
@@ -543,12 +543,16 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 if records.iter().any(|h| h.instance == i.0) {
                     continue;
                 }
-                let line = solve(i)?;
                 if interrupted() {
-                    eprintln!("npuzzle: #{} stopped by the interrupt: not recorded", i.0);
                     break;
                 }
-                print(&line);
+                let line = solve(i)?;
+                // An interrupted search is kept as unsolved, with the states it spent: the
+                // summary prices the instance at no less, and a re-run searches it again.
+                let stopped = interrupted() && line.1.is_none();
+                if !stopped {
+                    print(&line);
+                }
                 let record = InstanceResult {
                     instance: line.0,
                     optimum: line.2,
@@ -563,9 +567,27 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                         .duration_since(std::time::UNIX_EPOCH)
                         .map_or(0, |d| d.as_secs()),
                     version: env!("CARGO_PKG_VERSION").to_string(),
+                    interrupted: stopped,
                 };
-                if let Some(f) = &mut file {
+                if let Some(f) = file.as_mut().filter(|_| record.expanded > 0) {
                     f.append(&record)?;
+                }
+                if stopped {
+                    eprintln!(
+                        "npuzzle: #{} stopped by the interrupt after {} states in {}: {}",
+                        i.0,
+                        record.expanded,
+                        human_seconds(record.seconds),
+                        match run.results.as_ref().filter(|_| record.expanded > 0) {
+                            Some(path) => format!(
+                                "recorded unsolved in {} (a floor for the projection; the next run searches it again)",
+                                path.display()
+                            ),
+                            None => "not recorded".to_string(),
+                        }
+                    );
+                    unsolved.push(record);
+                    break;
                 }
                 if record.solved() {
                     records.push(record);

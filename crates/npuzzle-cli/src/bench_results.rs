@@ -27,7 +27,7 @@ pub struct InstanceResult {
     /// Published optimal length.
     pub optimum: usize,
     /// Length found (every solution is replayed to the goal first), or `None` when the
-    /// instance reached the time budget.
+    /// instance reached the time budget or was interrupted.
     pub found: Option<usize>,
     /// States expanded.
     pub expanded: u64,
@@ -46,6 +46,10 @@ pub struct InstanceResult {
     pub finished_at: u64,
     /// The npuzzle version that ran it.
     pub version: String,
+    /// Whether an interrupt (Ctrl-C), not the budget, stopped this unsolved search; its states
+    /// still count as a floor for the instance. Absent (false) on lines written before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 /// The form lines written before the field existed were run in.
@@ -235,14 +239,15 @@ pub struct Projection {
 }
 
 /// One instance still to solve: its optimal length, and the most states a run already spent
-/// on it before its budget stopped it (0 when none did): solving it takes at least those.
+/// on it before its budget or an interrupt stopped it (0 when none did): solving it takes at
+/// least those.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pending {
     /// Instance number, 1-based.
     pub instance: usize,
     /// The published optimal length.
     pub optimum: usize,
-    /// States expanded by the longest run that reached its budget.
+    /// States expanded by the longest run stopped unsolved.
     pub at_least: u64,
 }
 
@@ -274,7 +279,7 @@ pub fn pending(
 /// fitted by least squares; the instances scatter widely about it (the residuals are about
 /// normal in `ln states`), so each is priced at the lognormal mean `exp(a + b·optimum +
 /// σ²/2)`, not the median, which would underprice the hard ones; an instance a run already
-/// spent more on (stopped at its budget) is priced at that instead. `None` below three solved
+/// spent more on (stopped unsolved) is priced at that instead. `None` below three solved
 /// instances, when their optimal lengths are all equal (no slope to fit), or without a rate.
 pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projection> {
     let points: Vec<(f64, f64)> = solved
@@ -337,6 +342,7 @@ mod tests {
             threads: 2,
             finished_at: 0,
             version: "0".into(),
+            interrupted: false,
         }
     }
 

@@ -1251,6 +1251,107 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Ctrl-C during an instance of `bench korf24 --results` keeps what it spent: the instance is
+/// recorded unsolved with its states (marked interrupted), the summary takes them as a floor,
+/// and the next run searches it again.
+#[test]
+fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::env::temp_dir().join(format!("npuzzle-korf24-interrupt-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("korf24.jsonl");
+    let f = file.to_str().unwrap();
+    // Instance 2 takes far longer than this test with 4-tile databases.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args([
+            "bench",
+            "korf24",
+            "--instances",
+            "2,1",
+            "--partition",
+            "blocks-4",
+            "--results",
+            f,
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut head = String::new();
+    out.read_line(&mut head).unwrap();
+    assert!(head.contains("expanded"), "{head}");
+    // The table's head comes once the databases are loaded: let the search run a while.
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    // SAFETY: signalling our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8(done.stderr).unwrap();
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(err.contains("#2 stopped by the interrupt after"), "{err}");
+    assert!(err.contains("recorded unsolved in"), "{err}");
+    // Instance 1 was not started.
+    assert!(
+        !rest.lines().any(|l| l.trim_start().starts_with("1 ")),
+        "{rest}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{text}");
+    let r = &lines[0];
+    assert_eq!(r["instance"], 2);
+    assert!(r["found"].is_null(), "{r}");
+    assert_eq!(r["interrupted"], true);
+    let spent = r["expanded"].as_u64().unwrap();
+    assert!(spent > 0, "{r}");
+    // With three instances solved (written here), the summary prices #2 at no less than
+    // what the interrupted run spent.
+    let heuristic = r["heuristic"].as_str().unwrap();
+    let mut text = text;
+    for (no, opt) in [(40, 82), (25, 81), (38, 96)] {
+        text.push_str(&format!(
+            r#"{{"instance":{no},"optimum":{opt},"found":{opt},"expanded":1000,"seconds":1.0,"heuristic":"{heuristic}","goal":"blank-first","root_estimate":60,"threads":2,"finished_at":0,"version":"0"}}"#
+        ));
+        text.push('\n');
+    }
+    std::fs::write(&file, &text).unwrap();
+    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("#2 ({:.2e})", spent as f64)),
+        "{}",
+        stdout(&o)
+    );
+    // The next run searches #2 again (here to a short budget), adding a line.
+    let o = npuzzle(
+        &[
+            "bench",
+            "korf24",
+            "--instances",
+            "2",
+            "--budget",
+            "0.2",
+            "--partition",
+            "blocks-4",
+            "--results",
+            f,
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 5, "{text}");
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert!(last.get("interrupted").is_none(), "{last}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn pdb_build_best_names_no_partition_of_its_own() {
     let o = npuzzle(&["pdb", "build", "--best", "--partition", "5-5-5"], "");
