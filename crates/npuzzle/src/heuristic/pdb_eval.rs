@@ -613,6 +613,21 @@ mod tests {
                 mi: m.index(),
             };
             let before = st;
+            // Under any limit, the probe lets the child through exactly when its value (taken
+            // afresh) is within it, and otherwise reports a bound above the limit and no
+            // higher than that value.
+            let mut child = board.clone();
+            child.apply(m);
+            let fresh = e.root(&Cells::of(&child)).1;
+            for limit in fresh.saturating_sub(2)..=fresh + 1 {
+                match e.probe(&st, &cells, 0, slide, limit) {
+                    Ok((h, _)) => assert!(h == fresh && h <= limit, "{spec}: {h} {fresh} {limit}"),
+                    Err(lower) => assert!(
+                        fresh > limit && lower > limit && lower <= fresh,
+                        "{spec}: {lower} {fresh} {limit}"
+                    ),
+                }
+            }
             let (h, change) = e.probe(&st, &cells, 0, slide, u32::MAX - 1).unwrap();
             e.enter(&mut st, &change);
             board.apply(m);
