@@ -178,7 +178,7 @@ pub struct PdbArgs {
 /// What `npuzzle pdb` does.
 #[derive(Subcommand, Debug)]
 pub enum PdbAction {
-    /// Build (or rebuild) and cache the databases of a partition, or the complete table of an
+    /// Build (or rebuild) and cache the databases of a partition, or the complete table of a
     /// 12-cell board (4x3, 3x4, 6x2, 2x6).
     Build {
         /// Partition: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 (5x5), blocks-K (any board) or tile
