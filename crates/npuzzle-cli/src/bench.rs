@@ -93,7 +93,9 @@ pub enum Which {
         all: bool,
         /// Append each finished instance to FILE as a JSON line, and skip the instances FILE
         /// already holds a solution for: a run stopped at any point resumes where it stopped.
-        /// One run a file at a time (a second is refused while the first holds it).
+        /// An instance stopped by the budget or an interrupt (Ctrl-C, SIGTERM) is recorded
+        /// unsolved with the states it spent, and searched again next time. One run a file at
+        /// a time (a second is refused while the first holds it).
         #[arg(long, value_name = "FILE")]
         results: Option<std::path::PathBuf>,
         /// Search nothing and load nothing: print what --results FILE holds for all fifty, with
@@ -289,7 +291,8 @@ fn print_line((no, len, want, expanded, secs): &KorfLine, estimate: u32, note: &
 }
 
 /// The solved count, their search time, and the projection for the rest of `instances`, each
-/// at least what an unsolved line of `lines` (a run stopped at its budget) spent on it.
+/// at least what an unsolved line of `lines` (a run stopped by its budget or an interrupt)
+/// spent on it.
 fn print_projection(
     records: &[InstanceResult],
     lines: &[&InstanceResult],
@@ -343,7 +346,7 @@ fn print_projection(
 
 /// `bench korf24 --summary`: what the results file holds for the run's form, and the
 /// projection, without loading any database or writing anything. The lines counted are those
-/// of the databases the file's last line names (a file may hold runs of several).
+/// of the databases the file's last solved line names (a file may hold runs of several).
 fn korf_summary(
     run: &KorfRun,
     path: &std::path::Path,
@@ -351,10 +354,12 @@ fn korf_summary(
     form: &str,
 ) -> Result<ExitCode> {
     let held = ResultsFile::read(path)?;
-    let Some(heuristic) = held
-        .iter()
-        .rev()
-        .find(|h| h.goal == form)
+    // The databases of the last solved line (a trial run's unsolved line must not hide the
+    // file's results), or of the last line when none is solved.
+    let of_form = || held.iter().rev().filter(|h| h.goal == form);
+    let Some(heuristic) = of_form()
+        .find(|h| h.solved())
+        .or_else(|| of_form().next())
         .map(|h| h.heuristic.clone())
     else {
         println!("{}: no {form} results", path.display());
@@ -553,6 +558,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 if !stopped {
                     print(&line);
                 }
+                // An interrupt before the first state leaves nothing worth a line.
+                let recorded = !stopped || line.3 > 0;
                 let record = InstanceResult {
                     instance: line.0,
                     optimum: line.2,
@@ -569,7 +576,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                     version: env!("CARGO_PKG_VERSION").to_string(),
                     interrupted: stopped,
                 };
-                if let Some(f) = file.as_mut().filter(|_| record.expanded > 0) {
+                if let Some(f) = file.as_mut().filter(|_| recorded) {
                     f.append(&record)?;
                 }
                 if stopped {
@@ -578,7 +585,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                         i.0,
                         record.expanded,
                         human_seconds(record.seconds),
-                        match run.results.as_ref().filter(|_| record.expanded > 0) {
+                        match run.results.as_ref().filter(|_| recorded) {
                             Some(path) => format!(
                                 "recorded unsolved in {} (a floor for the projection; the next run searches it again)",
                                 path.display()
@@ -625,8 +632,17 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
     let cpu: f64 = results.iter().fold(0.0, |s, r| s + r.4);
     let answered = results.len();
+    let cut: Vec<&InstanceResult> = unsolved.iter().filter(|r| r.interrupted).collect();
+    let cut_note = match cut.as_slice() {
+        [] => String::new(),
+        cut => format!(
+            "; {} interrupted after {} states",
+            cut.len(),
+            cut.iter().map(|r| r.expanded).sum::<u64>()
+        ),
+    };
     println!(
-        "{} ({} goal, databases {heuristic}): {answered} of {} instances answered, {optimal} optimal, {} at the budget, {nodes} states expanded ({:.0} per instance)",
+        "{} ({} goal, databases {heuristic}): {answered} of {} instances answered, {optimal} optimal, {} at the budget, {nodes} states expanded ({:.0} per instance){cut_note}",
         run.set.name(),
         if run.blank_last {
             "blank-last"

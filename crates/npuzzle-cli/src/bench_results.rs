@@ -46,7 +46,7 @@ pub struct InstanceResult {
     pub finished_at: u64,
     /// The npuzzle version that ran it.
     pub version: String,
-    /// Whether an interrupt (Ctrl-C), not the budget, stopped this unsolved search; its states
+    /// Whether an interrupt (Ctrl-C, SIGTERM), not the budget, stopped this unsolved search; its states
     /// still count as a floor for the instance. Absent (false) on lines written before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,

@@ -1149,30 +1149,38 @@ fn an_interrupt_during_a_database_build_stops_it() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn korf24_results_file_resumes_and_skips_what_it_holds() {
-    let dir = std::env::temp_dir().join(format!("npuzzle-korf24-results-{}", std::process::id()));
+/// A fresh directory for a `bench korf24` results file, and the file in it.
+fn korf24_results_dir(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("npuzzle-korf24-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("korf24.jsonl");
+    (dir, file)
+}
+
+/// The arguments of `bench korf24` over 4-tile databases (built in seconds) writing to
+/// `file`, with a per-instance `budget` when given.
+fn korf24_args<'a>(instances: &'a str, budget: Option<&'a str>, file: &'a str) -> Vec<&'a str> {
+    let mut args = vec!["bench", "korf24", "--instances", instances];
+    if let Some(b) = budget {
+        args.extend(["--budget", b]);
+    }
+    args.extend(["--partition", "blocks-4", "--results", file]);
+    args
+}
+
+/// A results line of instance `no` solved at its optimum `opt` with `heuristic`.
+fn solved_line(no: u32, opt: u32, heuristic: &str) -> String {
+    format!(
+        r#"{{"instance":{no},"optimum":{opt},"found":{opt},"expanded":1000,"seconds":1.0,"heuristic":"{heuristic}","goal":"blank-first","root_estimate":80,"threads":2,"finished_at":0,"version":"0"}}"#
+    )
+}
+
+#[test]
+fn korf24_results_file_resumes_and_skips_what_it_holds() {
+    let (dir, file) = korf24_results_dir("results");
     let f = file.to_str().unwrap();
-    let run = |instances: &str| {
-        npuzzle(
-            &[
-                "bench",
-                "korf24",
-                "--instances",
-                instances,
-                "--budget",
-                "0.2",
-                "--partition",
-                "blocks-4",
-                "--results",
-                f,
-            ],
-            "",
-        )
-    };
+    let run = |instances: &str| npuzzle(&korf24_args(instances, Some("0.2"), f), "");
     let lines = || -> Vec<serde_json::Value> {
         std::fs::read_to_string(&file)
             .unwrap()
@@ -1197,15 +1205,10 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
     assert!(heuristic.starts_with("blocks-4 ["), "{heuristic}");
     // An earlier run of these databases solved instance 1; one of other databases solved 2;
     // then a run died mid-line.
-    let line = |no: u32, opt: u32, heuristic: &str| {
-        format!(
-            r#"{{"instance":{no},"optimum":{opt},"found":{opt},"expanded":1000,"seconds":1.0,"heuristic":"{heuristic}","goal":"blank-first","root_estimate":80,"threads":2,"finished_at":0,"version":"0"}}"#
-        )
-    };
     let mut text = std::fs::read_to_string(&file).unwrap();
-    text.push_str(&line(1, 95, &heuristic));
+    text.push_str(&solved_line(1, 95, &heuristic));
     text.push('\n');
-    text.push_str(&line(2, 96, "6-6-6-6"));
+    text.push_str(&solved_line(2, 96, "6-6-6-6"));
     text.push_str("\n{\"instance\":3,\"opt");
     std::fs::write(&file, &text).unwrap();
     // --summary writes nothing and loads nothing.
@@ -1257,23 +1260,11 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
 #[test]
 fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     use std::io::{BufRead, BufReader};
-    let dir = std::env::temp_dir().join(format!("npuzzle-korf24-interrupt-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("korf24.jsonl");
+    let (dir, file) = korf24_results_dir("interrupt");
     let f = file.to_str().unwrap();
     // Instance 2 takes far longer than this test with 4-tile databases.
     let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args([
-            "bench",
-            "korf24",
-            "--instances",
-            "2,1",
-            "--partition",
-            "blocks-4",
-            "--results",
-            f,
-        ])
+        .args(korf24_args("2,1", None, f))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -1315,11 +1306,12 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     let heuristic = r["heuristic"].as_str().unwrap();
     let mut text = text;
     for (no, opt) in [(40, 82), (25, 81), (38, 96)] {
-        text.push_str(&format!(
-            r#"{{"instance":{no},"optimum":{opt},"found":{opt},"expanded":1000,"seconds":1.0,"heuristic":"{heuristic}","goal":"blank-first","root_estimate":60,"threads":2,"finished_at":0,"version":"0"}}"#
-        ));
+        text.push_str(&solved_line(no, opt, heuristic));
         text.push('\n');
     }
+    // A trial of other databases stopped after them does not hide these results.
+    text.push_str(r#"{"instance":9,"optimum":113,"found":null,"expanded":5,"seconds":1.0,"heuristic":"trial","goal":"blank-first","root_estimate":80,"threads":2,"finished_at":0,"version":"0","interrupted":true}"#);
+    text.push('\n');
     std::fs::write(&file, &text).unwrap();
     let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -1328,25 +1320,16 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
         "{}",
         stdout(&o)
     );
-    // The next run searches #2 again (here to a short budget), adding a line.
-    let o = npuzzle(
-        &[
-            "bench",
-            "korf24",
-            "--instances",
-            "2",
-            "--budget",
-            "0.2",
-            "--partition",
-            "blocks-4",
-            "--results",
-            f,
-        ],
-        "",
+    assert!(
+        stdout(&o).contains("3 of 50 instances solved"),
+        "{}",
+        stdout(&o)
     );
+    // The next run searches #2 again (here to a short budget), adding a line.
+    let o = npuzzle(&korf24_args("2", Some("0.2"), f), "");
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&file).unwrap();
-    assert_eq!(text.lines().count(), 5, "{text}");
+    assert_eq!(text.lines().count(), 6, "{text}");
     let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert!(last.get("interrupted").is_none(), "{last}");
     let _ = std::fs::remove_dir_all(&dir);
