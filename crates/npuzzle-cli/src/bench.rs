@@ -593,13 +593,14 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                             None => "not recorded".to_string(),
                         }
                     );
-                    unsolved.push(record);
-                    break;
                 }
                 if record.solved() {
                     records.push(record);
                 } else {
                     unsolved.push(record);
+                }
+                if stopped {
+                    break;
                 }
                 r.push(line);
             }
@@ -632,15 +633,13 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
     let cpu: f64 = results.iter().fold(0.0, |s, r| s + r.4);
     let answered = results.len();
-    let cut: Vec<&InstanceResult> = unsolved.iter().filter(|r| r.interrupted).collect();
-    let cut_note = match cut.as_slice() {
-        [] => String::new(),
-        cut => format!(
-            "; {} interrupted after {} states",
-            cut.len(),
-            cut.iter().map(|r| r.expanded).sum::<u64>()
-        ),
-    };
+    // A run stops at its first interrupted instance: at most one.
+    let cut_note = unsolved
+        .iter()
+        .find(|r| r.interrupted)
+        .map_or(String::new(), |r| {
+            format!("; #{} interrupted after {} states", r.instance, r.expanded)
+        });
     println!(
         "{} ({} goal, databases {heuristic}): {answered} of {} instances answered, {optimal} optimal, {} at the budget, {nodes} states expanded ({:.0} per instance){cut_note}",
         run.set.name(),
