@@ -172,10 +172,16 @@ impl ResultsFile {
 
 /// The whole of a results file (at most [`MAX_FILE_BYTES`]).
 fn read_text(path: &Path, file: &mut File) -> Result<String> {
-    let len = file
+    let meta = file
         .metadata()
-        .with_context(|| format!("reading {}", path.display()))?
-        .len();
+        .with_context(|| format!("reading {}", path.display()))?;
+    if meta.is_dir() {
+        bail!(
+            "{} is a directory: give --results a file (it is created if missing)",
+            path.display()
+        );
+    }
+    let len = meta.len();
     if len > MAX_FILE_BYTES {
         bail!(
             "{} is {len} bytes: not a results file (they hold one short line per instance)",
@@ -185,11 +191,13 @@ fn read_text(path: &Path, file: &mut File) -> Result<String> {
     let mut text = String::new();
     file.seek(SeekFrom::Start(0))
         .and_then(|_| file.read_to_string(&mut text))
-        .with_context(|| {
-            format!(
-                "reading {}: not a results file (not UTF-8 text)",
-                path.display()
-            )
+        .map_err(|e| {
+            let what = if e.kind() == std::io::ErrorKind::InvalidData {
+                ": not a results file (not UTF-8 text)"
+            } else {
+                ""
+            };
+            anyhow::Error::new(e).context(format!("reading {}{what}", path.display()))
         })?;
     Ok(text)
 }

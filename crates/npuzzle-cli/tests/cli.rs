@@ -1251,6 +1251,15 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
         stderr(&o)
     );
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
+    // A directory is named as one, by a run and by the summary.
+    for summary in [false, true] {
+        let mut args = vec!["bench", "korf24", "--results", dir.to_str().unwrap()];
+        args.push(if summary { "--summary" } else { "--all" });
+        let o = npuzzle(&args, "");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("directory"), "{}", stderr(&o));
+        assert!(!stderr(&o).contains("UTF-8"), "{}", stderr(&o));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
