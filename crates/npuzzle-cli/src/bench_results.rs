@@ -102,6 +102,7 @@ impl ResultsFile {
     /// last line (a write cut short) is reported and cut off; any other line that is not a
     /// result is an error (the file is not a results file), so nothing else is ever appended to.
     pub fn open(path: &Path) -> Result<(ResultsFile, Vec<InstanceResult>)> {
+        refuse_special(path)?;
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -153,6 +154,7 @@ impl ResultsFile {
 
     /// The results `path` holds, without writing anything (a torn last line is left out).
     pub fn read(path: &Path) -> Result<Vec<InstanceResult>> {
+        refuse_special(path)?;
         let mut file = File::open(path)
             .with_context(|| format!("opening the results file {}", path.display()))?;
         let text = read_text(path, &mut file)?;
@@ -170,18 +172,27 @@ impl ResultsFile {
     }
 }
 
+/// An error unless `path` is missing or a plain file: a directory, a device or a pipe is no
+/// results file (and a pipe or `/dev/zero` would block or never end), refused before opening.
+fn refuse_special(path: &Path) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => {
+            bail!("{} is a directory: --results takes a file", path.display())
+        }
+        Ok(meta) if !meta.is_file() => bail!(
+            "{} is not a plain file (a device or a pipe): --results takes a file",
+            path.display()
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// The whole of a results file (at most [`MAX_FILE_BYTES`]).
 fn read_text(path: &Path, file: &mut File) -> Result<String> {
-    let meta = file
+    let len = file
         .metadata()
-        .with_context(|| format!("reading {}", path.display()))?;
-    if meta.is_dir() {
-        bail!(
-            "{} is a directory: give --results a file (it is created if missing)",
-            path.display()
-        );
-    }
-    let len = meta.len();
+        .with_context(|| format!("reading {}", path.display()))?
+        .len();
     if len > MAX_FILE_BYTES {
         bail!(
             "{} is {len} bytes: not a results file (they hold one short line per instance)",

@@ -1251,14 +1251,22 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
         stderr(&o)
     );
     assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes\n");
-    // A directory is named as one, by a run and by the summary.
-    for summary in [false, true] {
-        let mut args = vec!["bench", "korf24", "--results", dir.to_str().unwrap()];
-        args.push(if summary { "--summary" } else { "--all" });
-        let o = npuzzle(&args, "");
-        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        assert!(stderr(&o).contains("directory"), "{}", stderr(&o));
-        assert!(!stderr(&o).contains("UTF-8"), "{}", stderr(&o));
+    // A directory or a device is named as such, by a run and by the summary, before it is
+    // opened (a pipe or /dev/zero would block or never end).
+    for (path, what) in [
+        (
+            dir.to_str().unwrap(),
+            "is a directory: --results takes a file",
+        ),
+        ("/dev/null", "is not a plain file"),
+    ] {
+        let run = korf24_args("40", Some("0.2"), path);
+        let summary = ["bench", "korf24", "--summary", "--results", path];
+        for args in [&run[..], &summary[..]] {
+            let o = npuzzle(args, "");
+            assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+            assert!(stderr(&o).contains(what), "{}", stderr(&o));
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
