@@ -187,21 +187,12 @@ fn refuse_special(path: &Path) -> Result<()> {
     }
 }
 
-/// The whole of a results file (at most [`MAX_FILE_BYTES`]).
+/// The whole of a results file: at most [`MAX_FILE_BYTES`] are read, whatever the file turns
+/// out to be, and a longer one is refused.
 fn read_text(path: &Path, file: &mut File) -> Result<String> {
-    let len = file
-        .metadata()
-        .with_context(|| format!("reading {}", path.display()))?
-        .len();
-    if len > MAX_FILE_BYTES {
-        bail!(
-            "{} is {len} bytes: not a results file (they hold one short line per instance)",
-            path.display()
-        );
-    }
     let mut text = String::new();
     file.seek(SeekFrom::Start(0))
-        .and_then(|_| file.read_to_string(&mut text))
+        .and_then(|_| (&*file).take(MAX_FILE_BYTES + 1).read_to_string(&mut text))
         .map_err(|e| {
             let what = if e.kind() == std::io::ErrorKind::InvalidData {
                 ": not a results file (not UTF-8 text)"
@@ -210,6 +201,13 @@ fn read_text(path: &Path, file: &mut File) -> Result<String> {
             };
             anyhow::Error::new(e).context(format!("reading {}{what}", path.display()))
         })?;
+    if text.len() as u64 > MAX_FILE_BYTES {
+        bail!(
+            "{} is over {} MiB: not a results file (they hold one short line per instance)",
+            path.display(),
+            MAX_FILE_BYTES >> 20
+        );
+    }
     Ok(text)
 }
 
