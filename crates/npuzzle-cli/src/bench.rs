@@ -309,9 +309,10 @@ fn print_projection(
     let solved: Vec<&InstanceResult> = records.iter().collect();
     // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
     let spent: f64 = records.iter().fold(0.0, |s, r| s + r.seconds);
-    match project(&solved, &pending) {
+    let projection = project(&solved, &pending);
+    match &projection {
         Some(p) => println!(
-            "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way; each is priced at the fit's mean)",
+            "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way; each is priced at the fit's mean, or at what an earlier run spent on it unsolved where that is more)",
             records.len(),
             instances.len(),
             human_seconds(spent),
@@ -331,16 +332,36 @@ fn print_projection(
             pending.len()
         ),
     }
-    let floored: Vec<String> = pending
+    // Each instance still to solve, the cheapest first: what to run next, and its budget.
+    let mut rows: Vec<(f64, String)> = pending
         .iter()
-        .filter(|p| p.at_least > 0)
-        .map(|p| format!("#{} ({:.2e})", p.instance, p.at_least as f64))
+        .enumerate()
+        .map(|(i, p)| {
+            let cost = projection.as_ref().map_or(p.at_least as f64, |q| q.each[i]);
+            let floor = p.at_least as f64;
+            let mut row = format!("    #{:<3} {:>3} moves", p.instance, p.optimum);
+            match &projection {
+                Some(q) if p.at_least > 0 && floor >= cost => {
+                    row += &format!(
+                        "  at least {cost:.2e} states, {} (an earlier run stopped unsolved there)",
+                        human_seconds(cost / q.rate)
+                    )
+                }
+                Some(q) => row += &format!("  {cost:.2e} states, {}", human_seconds(cost / q.rate)),
+                None => {}
+            }
+            if p.at_least > 0 && floor < cost {
+                row += &format!(" (an earlier run stopped unsolved after {floor:.2e})");
+            }
+            (cost, row)
+        })
         .collect();
-    if !floored.is_empty() {
-        println!(
-            "  at least the states an earlier run spent before its budget or an interrupt stopped it: {} (priced at that where the fit says less)",
-            floored.join(", ")
-        );
+    rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if !rows.is_empty() && (projection.is_some() || pending.iter().any(|p| p.at_least > 0)) {
+        println!("  to go, cheapest first:");
+        for (_, row) in rows {
+            println!("{row}");
+        }
     }
 }
 

@@ -244,6 +244,8 @@ fn parse(path: &Path, text: &str) -> Result<(Vec<InstanceResult>, usize)> {
 pub struct Projection {
     /// States expanded, summed over the instances projected (the expected value).
     pub states: f64,
+    /// Each pending instance's share of `states`, in the order given.
+    pub each: Vec<f64>,
     /// Seconds at the measured rate.
     pub seconds: f64,
     /// States per second measured over the solved instances.
@@ -325,16 +327,18 @@ pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projec
         return None;
     }
     let rate = done / seconds;
-    let states: f64 = pending
+    let each: Vec<f64> = pending
         .iter()
         .map(|p| {
             (a + b * p.optimum as f64 + variance / 2.0)
                 .exp()
                 .max(p.at_least as f64)
         })
-        .sum();
+        .collect();
+    let states = each.iter().sum();
     Some(Projection {
         states,
+        each,
         seconds: states / rate,
         rate,
         growth: b.exp(),
@@ -472,6 +476,8 @@ mod tests {
             (f.states - (floor as f64 + want)).abs() / want < 1e-6,
             "{f:?}"
         );
+        assert_eq!(f.each.len(), 2);
+        assert!((f.each[0] - floor as f64).abs() < 1.0 && (f.each[1] - want).abs() / want < 1e-6);
         // Scatter about the line raises the expected cost above the line's value.
         let mut noisy = solved.clone();
         noisy[0].expanded *= 4;

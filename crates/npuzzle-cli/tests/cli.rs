@@ -1332,10 +1332,22 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     std::fs::write(&file, &text).unwrap();
     let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
     assert!(o.status.success(), "{}", stderr(&o));
+    // Listed with what is left, the cheapest first, with what the stopped run spent.
+    let out = stdout(&o);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("    #2 "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(row.contains(" 96 moves"), "{row}");
     assert!(
-        stdout(&o).contains(&format!("#2 ({:.2e})", spent as f64)),
-        "{}",
-        stdout(&o)
+        row.contains(&format!("{:.2e}", spent as f64)) && row.contains("stopped unsolved"),
+        "{row}"
+    );
+    assert!(out.contains("to go, cheapest first:"), "{out}");
+    assert_eq!(
+        out.lines().filter(|l| l.starts_with("    #")).count(),
+        47,
+        "{out}"
     );
     assert!(
         stdout(&o).contains("3 of 50 instances solved"),
