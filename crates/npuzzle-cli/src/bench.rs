@@ -333,9 +333,11 @@ fn print_projection(
         ),
     }
     // Each instance still to solve, the cheapest first: what to run next, and its budget.
+    // Without a projection, only those a run already spent on.
     let mut rows: Vec<(f64, String)> = pending
         .iter()
         .enumerate()
+        .filter(|(_, p)| projection.is_some() || p.at_least > 0)
         .map(|(i, p)| {
             let cost = projection.as_ref().map_or(p.at_least as f64, |q| q.each[i]);
             let floor = p.at_least as f64;
@@ -350,14 +352,14 @@ fn print_projection(
                 Some(q) => row += &format!("  {cost:.2e} states, {}", human_seconds(cost / q.rate)),
                 None => {}
             }
-            if p.at_least > 0 && floor < cost {
+            if p.at_least > 0 && (projection.is_none() || floor < cost) {
                 row += &format!(" (an earlier run stopped unsolved after {floor:.2e})");
             }
             (cost, row)
         })
         .collect();
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));
-    if !rows.is_empty() && (projection.is_some() || pending.iter().any(|p| p.at_least > 0)) {
+    if !rows.is_empty() {
         println!("  to go, cheapest first:");
         for (_, row) in rows {
             println!("{row}");

@@ -1322,7 +1322,22 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     // what the interrupted run spent.
     let heuristic = r["heuristic"].as_str().unwrap();
     let mut text = text;
-    for (no, opt) in [(40, 82), (25, 81), (38, 96)] {
+    // With one solved there is no projection, but the stopped run's states are still shown.
+    text.push_str(&solved_line(40, 82, heuristic));
+    text.push('\n');
+    std::fs::write(&file, &text).unwrap();
+    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("needs three solved instances"), "{out}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("    #")).collect();
+    assert_eq!(rows.len(), 1, "{out}");
+    assert!(
+        rows[0].starts_with("    #2 ")
+            && rows[0].contains(&format!("stopped unsolved after {:.2e}", spent as f64)),
+        "{out}"
+    );
+    for (no, opt) in [(25, 81), (38, 96)] {
         text.push_str(&solved_line(no, opt, heuristic));
         text.push('\n');
     }
