@@ -292,7 +292,8 @@ fn print_line((no, len, want, expanded, secs): &KorfLine, estimate: u32, note: &
 
 /// The solved count, their search time, and the projection for the rest of `instances`, each
 /// at least what an unsolved line of `lines` (a run stopped by its budget or an interrupt)
-/// spent on it.
+/// spent on it; then the instances left, cheapest first, each with its price (without a
+/// projection, only those a run stopped unsolved, with what it spent).
 fn print_projection(
     records: &[InstanceResult],
     lines: &[&InstanceResult],
@@ -343,9 +344,10 @@ fn print_projection(
             let floor = p.at_least as f64;
             let mut row = format!("    #{:<3} {:>3} moves", p.instance, p.optimum);
             match &projection {
+                // The price is the larger of the fit's and the floor: here the floor's.
                 Some(q) if p.at_least > 0 && floor >= cost => {
                     row += &format!(
-                        "  at least {cost:.2e} states, {} (an earlier run stopped unsolved there)",
+                        "  at least {cost:.2e} states, {} (where an earlier run stopped unsolved)",
                         human_seconds(cost / q.rate)
                     )
                 }
@@ -353,14 +355,18 @@ fn print_projection(
                 None => {}
             }
             if p.at_least > 0 && (projection.is_none() || floor < cost) {
-                row += &format!(" (an earlier run stopped unsolved after {floor:.2e})");
+                row += &format!(" (an earlier run stopped unsolved after {floor:.2e} states)");
             }
             (cost, row)
         })
         .collect();
     rows.sort_by(|a, b| a.0.total_cmp(&b.0));
     if !rows.is_empty() {
-        println!("  to go, cheapest first:");
+        if projection.is_some() {
+            println!("  to go, cheapest first:");
+        } else {
+            println!("  stopped unsolved earlier, fewest states first:");
+        }
         for (_, row) in rows {
             println!("{row}");
         }

@@ -266,7 +266,7 @@ pub struct Pending {
     pub instance: usize,
     /// The published optimal length.
     pub optimum: usize,
-    /// States expanded by the longest run stopped unsolved.
+    /// The most states any run stopped unsolved had expanded on it.
     pub at_least: u64,
 }
 

@@ -1334,7 +1334,10 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     assert_eq!(rows.len(), 1, "{out}");
     assert!(
         rows[0].starts_with("    #2 ")
-            && rows[0].contains(&format!("stopped unsolved after {:.2e}", spent as f64)),
+            && rows[0].contains(&format!(
+                "stopped unsolved after {:.2e} states",
+                spent as f64
+            )),
         "{out}"
     );
     for (no, opt) in [(25, 81), (38, 96)] {
@@ -1354,16 +1357,25 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
         .find(|l| l.starts_with("    #2 "))
         .unwrap_or_else(|| panic!("{out}"));
     assert!(row.contains(" 96 moves"), "{row}");
+    // The fit (over three solved of other lengths) prices #2 below what the stopped run
+    // spent: priced at that.
     assert!(
-        row.contains(&format!("{:.2e}", spent as f64)) && row.contains("stopped unsolved"),
+        row.contains(&format!("at least {:.2e} states", spent as f64))
+            && row.contains("where an earlier run stopped unsolved"),
         "{row}"
     );
     assert!(out.contains("to go, cheapest first:"), "{out}");
-    assert_eq!(
-        out.lines().filter(|l| l.starts_with("    #")).count(),
-        47,
-        "{out}"
-    );
+    // 47 rows, the cheapest first.
+    let prices: Vec<f64> = out
+        .lines()
+        .filter(|l| l.starts_with("    #"))
+        .map(|l| {
+            let before = &l[..l.find(" states").unwrap()];
+            before.rsplit(' ').next().unwrap().parse().unwrap()
+        })
+        .collect();
+    assert_eq!(prices.len(), 47, "{out}");
+    assert!(prices.windows(2).all(|w| w[0] <= w[1]), "{out}");
     assert!(
         stdout(&o).contains("3 of 50 instances solved"),
         "{}",
