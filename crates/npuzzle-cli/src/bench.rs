@@ -318,10 +318,10 @@ fn print_projection(
             instances.len(),
             human_seconds(spent),
             pending.len(),
-            p.states,
-            human_seconds(p.seconds),
+            p.states(),
+            human_seconds(p.seconds()),
             p.rate / 1e6,
-            human_seconds(spent + p.seconds),
+            human_seconds(spent + p.seconds()),
             p.growth,
             p.spread
         ),

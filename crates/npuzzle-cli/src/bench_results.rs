@@ -242,12 +242,8 @@ fn parse(path: &Path, text: &str) -> Result<(Vec<InstanceResult>, usize)> {
 /// What the instances not yet solved are expected to cost.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Projection {
-    /// States expanded, summed over the instances projected (the expected value).
-    pub states: f64,
-    /// Each pending instance's share of `states`, in the order given.
+    /// Each pending instance's expected states expanded, in the order given.
     pub each: Vec<f64>,
-    /// Seconds at the measured rate.
-    pub seconds: f64,
     /// States per second measured over the solved instances.
     pub rate: f64,
     /// The fitted growth: states multiply by `growth` per move of optimal length.
@@ -255,6 +251,18 @@ pub struct Projection {
     /// How far one instance strays from the fit: the residuals' standard deviation, as a
     /// factor (`spread`× more or fewer states is one standard deviation).
     pub spread: f64,
+}
+
+impl Projection {
+    /// States expanded, summed over the instances projected (the expected value).
+    pub fn states(&self) -> f64 {
+        self.each.iter().sum()
+    }
+
+    /// Seconds for them at the measured rate.
+    pub fn seconds(&self) -> f64 {
+        self.states() / self.rate
+    }
 }
 
 /// One instance still to solve: its optimal length, and the most states a run already spent
@@ -335,11 +343,8 @@ pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projec
                 .max(p.at_least as f64)
         })
         .collect();
-    let states = each.iter().sum();
     Some(Projection {
-        states,
         each,
-        seconds: states / rate,
         rate,
         growth: b.exp(),
         spread: variance.sqrt().exp(),
@@ -466,14 +471,14 @@ mod tests {
         assert!((p.growth - 3.0).abs() < 1e-6, "{p:?}");
         assert!((p.spread - 1.0).abs() < 1e-6, "{p:?}");
         let want = 1000.0 * 3f64.powi(10);
-        assert!((p.states - want).abs() / want < 1e-6, "{p:?}");
+        assert!((p.states() - want).abs() / want < 1e-6, "{p:?}");
         assert!((p.rate - 1e6).abs() < 1e-3);
-        assert!((p.seconds - want / 1e6).abs() / (want / 1e6) < 1e-6);
+        assert!((p.seconds() - want / 1e6).abs() / (want / 1e6) < 1e-6);
         // A run that stopped at its budget after more states than the fit says: priced at those.
         let floor = 5 * want as u64;
         let f = project(&refs, &[at(100, floor), at(100, 10)]).unwrap();
         assert!(
-            (f.states - (floor as f64 + want)).abs() / want < 1e-6,
+            (f.states() - (floor as f64 + want)).abs() / want < 1e-6,
             "{f:?}"
         );
         assert_eq!(f.each.len(), 2);
