@@ -5,7 +5,8 @@
 //! it, then replays every answer to check it.
 
 use crate::bench_results::{
-    InstanceResult, ResultsFile, counted, latest_solution, pending, project,
+    InstanceResult, KeptCheckpoint, ResultsFile, checkpoint_path, counted, latest_solution,
+    pending, project,
 };
 use crate::instances::{InstanceSet, korf100_instances, set_instances};
 use crate::scramble::write_boards;
@@ -15,7 +16,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand};
 use npuzzle::heuristic::HeuristicKind;
 use npuzzle::judge::{JudgeReader, ReaderOptions};
-use npuzzle::search::Limits;
+use npuzzle::search::{Checkpoint, CheckpointHook, Limits};
 use npuzzle::solver::batch::{Goals, Solvers, global_threads};
 use npuzzle::solver::sinks::{Collect, Collected, Text, TextWriter};
 use npuzzle::table::Table;
@@ -94,8 +95,9 @@ pub enum Which {
         /// Append each finished instance to FILE as a JSON line, and skip the instances FILE
         /// already holds a solution for: a run stopped at any point resumes where it stopped.
         /// An instance stopped by the budget or an interrupt (Ctrl-C, SIGTERM) is recorded
-        /// unsolved with the states it spent, and searched again next time. One run a file at
-        /// a time (a second is refused while the first holds it).
+        /// unsolved with the states it spent; its search goes on next time from the last
+        /// iteration it finished (kept in FILE.N.checkpoint beside FILE until it is solved).
+        /// One run a file at a time (a second is refused while the first holds it).
         #[arg(long, value_name = "FILE")]
         results: Option<std::path::PathBuf>,
         /// Search nothing and load nothing: print what --results FILE holds for all fifty, with
@@ -492,14 +494,24 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         .limits(limits.clone())
         .build()?;
     // Each instance's progress line names it and the bound it will stop at.
-    let solve = |i: &(usize, Board, usize)| {
+    let solve = |i: &(usize, Board, usize),
+                 resume: Option<Checkpoint>,
+                 checkpoint: Option<CheckpointHook>| {
+        // What earlier runs spent before the checkpoint counts too.
+        let before = resume
+            .as_ref()
+            .map_or((0, 0.0), |c| (c.expanded, c.seconds));
         let labelled = Limits {
             progress: limits.progress.as_ref().and_then(|_| {
                 crate::progress::search_progress_labelled(format!("#{} (optimum {}): ", i.0, i.2))
             }),
+            resume: resume.map(std::sync::Arc::new),
+            checkpoint,
             ..limits.clone()
         };
-        korf_line(i, solver.solve_within(&i.1, &labelled), &goal)
+        korf_line(i, solver.solve_within(&i.1, &labelled), &goal).map(
+            |(no, found, want, states, secs)| (no, found, want, states + before.0, secs + before.1),
+        )
     };
     let from_batch = |i: &(usize, Board, usize), c: Collected| {
         let result = match c {
@@ -580,9 +592,48 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 if interrupted() {
                     break;
                 }
-                let line = solve(i)?;
+                // A search an earlier run stopped goes on from the last iteration it finished,
+                // kept beside the results file; each iteration this run finishes is kept there.
+                let kept_at = run.results.as_ref().map(|p| checkpoint_path(p, i.0));
+                let resume = match &kept_at {
+                    Some(p) => KeptCheckpoint::read(p, i.0, &heuristic, form)?,
+                    None => None,
+                };
+                if let Some(k) = &resume {
+                    eprintln!(
+                        "npuzzle: #{} goes on from bound {}: {} states in {} before it, in earlier runs",
+                        i.0,
+                        k.checkpoint.bound,
+                        k.checkpoint.expanded,
+                        human_seconds(k.checkpoint.seconds)
+                    );
+                }
+                let hook = kept_at.clone().map(|path| {
+                    let (instance, heuristic, goal) = (i.0, heuristic.clone(), form.to_string());
+                    CheckpointHook(std::sync::Arc::new(move |c: &Checkpoint| {
+                        let kept = KeptCheckpoint {
+                            instance,
+                            heuristic: heuristic.clone(),
+                            goal: goal.clone(),
+                            checkpoint: c.clone(),
+                        };
+                        if let Err(e) = kept.write(&path) {
+                            eprintln!("npuzzle: {e:#}");
+                        }
+                    }))
+                });
+                let line = solve(i, resume.map(|k| k.checkpoint), hook)?;
+                if line.1.is_some()
+                    && let Some(p) = &kept_at
+                    && p.exists()
+                {
+                    std::fs::remove_file(p).with_context(|| {
+                        format!("removing the solved #{}'s {}", i.0, p.display())
+                    })?;
+                }
                 // An interrupted search is kept as unsolved, with the states it spent: the
-                // summary prices the instance at no less, and a re-run searches it again.
+                // summary prices the instance at no less, and a re-run goes on from the last
+                // iteration it finished.
                 let stopped = interrupted() && line.1.is_none();
                 if !stopped {
                     print(&line);
@@ -616,7 +667,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                         human_seconds(record.seconds),
                         match run.results.as_ref().filter(|_| recorded) {
                             Some(path) => format!(
-                                "recorded unsolved in {} (a floor for the projection; the next run searches it again)",
+                                "recorded unsolved in {} (a floor for the projection; the next run goes on from the last iteration it finished)",
                                 path.display()
                             ),
                             None => "not recorded".to_string(),

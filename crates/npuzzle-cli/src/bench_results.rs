@@ -8,9 +8,12 @@
 //! a second run on the same file is refused instead of repeating the first's work (or taking
 //! its line being written for a torn one). From the solved instances the summary projects the
 //! rest (see [`project`]): states grow about geometrically with the optimal length, so a fit
-//! of `ln states` against it, priced at the measured rate.
+//! of `ln states` against it, priced at the measured rate. A hard instance may need more
+//! time than one run has: its search is kept beside the file as a [`KeptCheckpoint`] between
+//! and within iterations, and the next run of the instance goes on from it.
 
 use anyhow::{Context, Result, bail};
+use npuzzle::search::Checkpoint;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -190,25 +193,104 @@ fn refuse_special(path: &Path) -> Result<()> {
 /// The whole of a results file: at most [`MAX_FILE_BYTES`] are read, whatever the file turns
 /// out to be, and a longer one is refused.
 fn read_text(path: &Path, file: &mut File) -> Result<String> {
+    read_capped(
+        path,
+        file,
+        MAX_FILE_BYTES,
+        "a results file (they hold one short line per instance)",
+    )
+}
+
+/// The whole of `file` (at `path`), `what` it should be: at most `max` bytes are read,
+/// whatever the file turns out to be, and a longer one is refused.
+fn read_capped(path: &Path, file: &mut File, max: u64, what: &str) -> Result<String> {
     let mut text = String::new();
     file.seek(SeekFrom::Start(0))
-        .and_then(|_| (&*file).take(MAX_FILE_BYTES + 1).read_to_string(&mut text))
+        .and_then(|_| (&*file).take(max + 1).read_to_string(&mut text))
         .map_err(|e| {
-            let what = if e.kind() == std::io::ErrorKind::InvalidData {
-                ": not a results file (not UTF-8 text)"
+            let not = if e.kind() == std::io::ErrorKind::InvalidData {
+                format!(": not {what} (not UTF-8 text)")
             } else {
-                ""
+                String::new()
             };
-            anyhow::Error::new(e).context(format!("reading {}{what}", path.display()))
+            anyhow::Error::new(e).context(format!("reading {}{not}", path.display()))
         })?;
-    if text.len() as u64 > MAX_FILE_BYTES {
-        bail!(
-            "{} is over {} MiB: not a results file (they hold one short line per instance)",
-            path.display(),
-            MAX_FILE_BYTES >> 20
-        );
+    if text.len() as u64 > max {
+        bail!("{} is over {} MiB: not {what}", path.display(), max >> 20);
     }
     Ok(text)
+}
+
+/// Largest checkpoint file read: a frontier's order is at most about 65,000 roots of a few
+/// dozen bytes each.
+const MAX_CHECKPOINT_BYTES: u64 = 64 << 20;
+
+/// An instance's search between two iterations, kept beside the results file while it runs
+/// ([`checkpoint_path`]): a run stopped by its budget or an interrupt loses none of the
+/// iterations it finished, and the next run of the instance goes on from there. Kept with the
+/// databases and goal form it was searched with, so that no other search takes it up.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct KeptCheckpoint {
+    /// The instance's number.
+    pub instance: usize,
+    /// The databases searched with (as in the results file).
+    pub heuristic: String,
+    /// The goal form searched for.
+    pub goal: String,
+    /// Where the search stands.
+    pub checkpoint: Checkpoint,
+}
+
+/// Where instance `instance`'s checkpoint is kept beside the results file `results`.
+pub fn checkpoint_path(results: &Path, instance: usize) -> PathBuf {
+    let name = results
+        .file_name()
+        .map_or_else(|| "results".into(), |n| n.to_string_lossy().into_owned());
+    results.with_file_name(format!("{name}.{instance}.checkpoint"))
+}
+
+impl KeptCheckpoint {
+    /// The checkpoint at `path` when it is `instance`'s with these databases and goal form;
+    /// `None` when there is none or it was searched otherwise (said on stderr). A file that
+    /// is not a checkpoint is an error naming it, never silently dropped.
+    pub fn read(path: &Path, instance: usize, heuristic: &str, goal: &str) -> Result<Option<Self>> {
+        if !path.exists() {
+            return Ok(None);
+        }
+        refuse_special(path)?;
+        let mut file = File::open(path)
+            .with_context(|| format!("opening the checkpoint {}", path.display()))?;
+        let text = read_capped(path, &mut file, MAX_CHECKPOINT_BYTES, "a checkpoint")?;
+        let kept: KeptCheckpoint = serde_json::from_str(&text).with_context(|| {
+            format!(
+                "{} is not a checkpoint npuzzle wrote; delete it to search #{instance} afresh",
+                path.display()
+            )
+        })?;
+        if (kept.instance, kept.heuristic.as_str(), kept.goal.as_str())
+            != (instance, heuristic, goal)
+        {
+            eprintln!(
+                "npuzzle: {} is #{}'s with {} ({} goal), not this run's: #{instance} is searched afresh",
+                path.display(),
+                kept.instance,
+                kept.heuristic,
+                kept.goal
+            );
+            return Ok(None);
+        }
+        Ok(Some(kept))
+    }
+
+    /// Writes it to `path` whole or not at all (a temporary file renamed over it).
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let tmp = path.with_extension("checkpoint.tmp");
+        let text = serde_json::to_string(self)?;
+        std::fs::write(&tmp, text)
+            .and_then(|_| File::open(&tmp)?.sync_all())
+            .and_then(|_| std::fs::rename(&tmp, path))
+            .with_context(|| format!("writing the checkpoint {}", path.display()))
+    }
 }
 
 /// The results in `text`, and the length of the part that holds them: everything but a torn

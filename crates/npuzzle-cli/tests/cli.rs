@@ -1273,7 +1273,7 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
 
 /// Ctrl-C during an instance of `bench korf24 --results` keeps what it spent: the instance is
 /// recorded unsolved with its states (marked interrupted), the summary takes them as a floor,
-/// and the next run searches it again.
+/// and the next run goes on with it.
 #[test]
 fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     use std::io::{BufRead, BufReader};
@@ -1381,13 +1381,86 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
         "{}",
         stdout(&o)
     );
-    // The next run searches #2 again (here to a short budget), adding a line.
+    // The next run goes on with #2 (here to a short budget), adding a line.
     let o = npuzzle(&korf24_args("2", Some("0.2"), f), "");
     assert!(o.status.success(), "{}", stderr(&o));
     let text = std::fs::read_to_string(&file).unwrap();
     assert_eq!(text.lines().count(), 6, "{text}");
     let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert!(last.get("interrupted").is_none(), "{last}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An instance stopped at its budget keeps its finished iterations in a checkpoint beside the
+/// results file; the next run goes on from it, counts what the earlier run spent before it,
+/// and removes it once the instance is solved. A checkpoint of other databases is set aside,
+/// and a file that is no checkpoint is an error naming it.
+#[test]
+fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
+    let (dir, file) = korf24_results_dir("checkpoint");
+    let f = file.to_str().unwrap();
+    let kept = dir.join("korf24.jsonl.40.checkpoint");
+    // #40 (82 moves) takes blocks-4 some seconds: a second's budget stops it unsolved.
+    let o = npuzzle(&korf24_args("40", Some("1"), f), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let first: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&file).unwrap().trim()).unwrap();
+    assert!(first["found"].is_null(), "{first}");
+    let c: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&kept).unwrap()).unwrap();
+    assert_eq!(
+        (c["instance"].as_u64(), &c["goal"]),
+        (Some(40), &first["goal"])
+    );
+    assert_eq!(c["heuristic"], first["heuristic"]);
+    let (bound, before) = (
+        c["checkpoint"]["bound"].as_u64().unwrap(),
+        c["checkpoint"]["expanded"].as_u64().unwrap(),
+    );
+    assert!(
+        bound > first["root_estimate"].as_u64().unwrap() && bound <= 82,
+        "{c}"
+    );
+    assert!(
+        before > 0 && before <= first["expanded"].as_u64().unwrap(),
+        "{c}"
+    );
+    // Solved from there, with the states before the checkpoint counted; the checkpoint goes.
+    let o = npuzzle(&korf24_args("40", None, f), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("#40 goes on from bound {bound}: {before} states")),
+        "{}",
+        stderr(&o)
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let solved: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(solved["found"], 82, "{solved}");
+    assert!(solved["expanded"].as_u64().unwrap() > before, "{solved}");
+    assert!(!kept.exists());
+    // A checkpoint of other databases is set aside (the instance searched afresh) ...
+    let mut other = c.clone();
+    other["instance"] = 25.into();
+    other["heuristic"] = "6-6-6-6".into();
+    let kept25 = dir.join("korf24.jsonl.25.checkpoint");
+    std::fs::write(&kept25, other.to_string()).unwrap();
+    let o = npuzzle(&korf24_args("25", Some("0.2"), f), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("not this run's: #25 is searched afresh"),
+        "{}",
+        stderr(&o)
+    );
+    // ... and a file that is no checkpoint stops the run, named, before searching.
+    std::fs::write(&kept25, "my notes\n").unwrap();
+    let o = npuzzle(&korf24_args("25", Some("0.2"), f), "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("korf24.jsonl.25.checkpoint is not a checkpoint npuzzle wrote"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&kept25).unwrap(), "my notes\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

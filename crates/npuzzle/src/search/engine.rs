@@ -35,6 +35,7 @@
 //! limit too small for the ordered frontier, the search is not ordered (IDA* then stores only
 //! its path, as before).
 
+use super::checkpoint::{self, Checkpoint, CheckpointError};
 use super::eval::{Cells, Evaluator, MAX_CELLS, Slide};
 use super::move_pruning::{MovePruner, PRUNED, START};
 use super::{
@@ -44,6 +45,7 @@ use crate::board::{Board, Move, Shape};
 use crate::solution::Solution;
 use rayon::prelude::*;
 use std::collections::HashMap;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -207,6 +209,8 @@ struct Worker<'s, 'a, E: Evaluator> {
     /// limit so that a serial search stops exactly one state past it).
     check_at: u64,
     generated: u64,
+    /// Expansions published so far (the subtree's states, once it is searched).
+    expanded: u64,
     halted: bool,
     /// The solution's moves below the subtree root, last first.
     reversed: Vec<Move>,
@@ -228,6 +232,7 @@ impl<'s, 'a, E: Evaluator> Worker<'s, 'a, E> {
             unpublished: 0,
             check_at: check_interval(sh.limits, sh.expanded.load(Ordering::Relaxed)),
             generated: 0,
+            expanded: 0,
             halted: sh.stop.load(Ordering::Relaxed),
             reversed: Vec::new(),
             nearest: h,
@@ -242,6 +247,7 @@ impl<'s, 'a, E: Evaluator> Worker<'s, 'a, E> {
             .expanded
             .fetch_add(self.unpublished, Ordering::Relaxed)
             + self.unpublished;
+        self.expanded += self.unpublished;
         self.unpublished = 0;
         self.check_at = check_interval(self.sh.limits, total);
         if let Some(kind) = self.budget.check_now(total, depth as u64) {
@@ -443,6 +449,18 @@ fn run_ordered<E: Evaluator>(
         1
     };
     let mut bound = root.h;
+    // Going on from a checkpoint: its bound (never below the start's estimate) and the
+    // frontier's order, and its states and time carried into the checkpoints handed on.
+    let cells = shape.cells();
+    let (mut before_expanded, mut before_seconds) = (0, 0.0);
+    if let Some(c) = &limits.resume {
+        if c.start != checkpoint::encode(&root.cells.tiles, cells) {
+            return Err(CheckpointError::OtherBoard.into());
+        }
+        order.restore(c, cells)?;
+        bound = bound.max(c.bound);
+        (before_expanded, before_seconds) = (c.expanded, c.seconds);
+    }
     let mut stats = Stats::default();
     let mut split_budget = Budget::started_at(limits, sh.start);
     loop {
@@ -450,6 +468,8 @@ fn run_ordered<E: Evaluator>(
         let mut next_bound = u32::MAX;
         let mut found: Option<Vec<Move>> = None;
         let mut items = vec![root.clone()];
+        // States before this iteration's split (a run going on within it splits again).
+        let split_start = sh.expanded.load(Ordering::Relaxed);
         // Breadth-first split under this bound: to the ordered frontier's depth, or until
         // every thread has enough subtrees.
         let want = if threads > 1 {
@@ -505,6 +525,8 @@ fn run_ordered<E: Evaluator>(
         let search = |it: &Item<E::State>| {
             let mut w = Worker::new(&sh, it.cells, it.state, it.h, bound);
             let hit = !w.halted && w.dfs(it.cells.cell_of[0] as usize, it.g, it.h, it.seq);
+            // Searched whole, without the goal: a checkpoint need not search it again.
+            let whole = !hit && !w.halted;
             if hit {
                 sh.halt(None);
             }
@@ -519,8 +541,53 @@ fn run_ordered<E: Evaluator>(
             RootOutcome {
                 path,
                 generated: w.generated,
+                expanded: w.expanded,
+                whole,
                 next_bound: w.next_bound,
                 nearest: w.nearest,
+            }
+        };
+        // Going on within a checkpoint's iteration: the roots it searched whole are not
+        // searched again, and what they met above the bound still counts.
+        let mut skipped = Vec::new();
+        // Only at the fixed frontier's depth: roots of another depth (a split cut short, a
+        // frontier fixed shallower) are other subtrees.
+        let carried = limits
+            .resume
+            .as_deref()
+            .filter(|c| c.bound == bound && order.at_fixed)
+            .filter(|c| c.searched.iter().all(|(p, _)| p.len() == depth));
+        if let Some(c) = carried {
+            let searched: HashMap<&str, u32> =
+                c.searched.iter().map(|(p, n)| (p.as_str(), *n)).collect();
+            if !searched.is_empty() {
+                items.retain(|it| match searched.get(path_letters(&it.path).as_str()) {
+                    Some(&near) => {
+                        skipped.push((it.cells.tiles, near));
+                        false
+                    }
+                    None => true,
+                });
+                next_bound = next_bound.min(c.searched_next_bound);
+            }
+        }
+        // What this iteration has searched whole, for checkpoints taken within it.
+        let within = Mutex::new(Within::carried(carried));
+        let keep = order.at_fixed && limits.checkpoint.is_some();
+        let keep_within = |within: &Within| {
+            if let Some(hook) = &limits.checkpoint {
+                let mut nearest = order.checkpoint_nearest(cells);
+                nearest.sort_unstable();
+                (hook.0)(&Checkpoint {
+                    start: checkpoint::encode(&root.cells.tiles, cells),
+                    bound,
+                    expanded: before_expanded + split_start + within.expanded,
+                    seconds: before_seconds + sh.start.elapsed().as_secs_f64(),
+                    frontier_depth: order.depth,
+                    nearest,
+                    searched: within.searched.clone(),
+                    searched_next_bound: within.next_bound,
+                });
             }
         };
         if found.is_none() {
@@ -531,7 +598,16 @@ fn run_ordered<E: Evaluator>(
                 loop {
                     let i = taken.fetch_add(1, Ordering::Relaxed);
                     match items.get(i) {
-                        Some(it) if !sh.stop.load(Ordering::Relaxed) => done.push((i, search(it))),
+                        Some(it) if !sh.stop.load(Ordering::Relaxed) => {
+                            let outcome = search(it);
+                            if outcome.whole && keep {
+                                let mut w = within.lock().unwrap_or_else(|e| e.into_inner());
+                                if w.add(it, &outcome) {
+                                    keep_within(&w);
+                                }
+                            }
+                            done.push((i, outcome));
+                        }
                         _ => return done,
                     }
                 }
@@ -544,6 +620,14 @@ fn run_ordered<E: Evaluator>(
             } else {
                 take()
             };
+            // Stopped within the iteration (a limit, a cancel): what it searched whole is kept.
+            let hit = outcomes.iter().any(|(_, o)| o.path.is_some());
+            if !hit && sh.stop.load(Ordering::Relaxed) {
+                let w = within.into_inner().unwrap_or_else(|e| e.into_inner());
+                if !w.searched.is_empty() {
+                    keep_within(&w);
+                }
+            }
             for (i, outcome) in outcomes {
                 stats.generated += outcome.generated;
                 next_bound = next_bound.min(outcome.next_bound);
@@ -551,6 +635,9 @@ fn run_ordered<E: Evaluator>(
                 if found.is_none() {
                     found = outcome.path;
                 }
+            }
+            for (tiles, near) in skipped {
+                order.remember_board(tiles, near);
             }
         }
         let mut report = stats;
@@ -567,11 +654,68 @@ fn run_ordered<E: Evaluator>(
         };
         let next = super::next_iteration(found.is_some(), stop, next_bound, report);
         sh.report(report.expanded, true, !matches!(next, Ok(Some(_))));
+        if let (Ok(Some(next)), Some(hook)) = (&next, &limits.checkpoint) {
+            (hook.0)(&order.checkpoint(
+                checkpoint::encode(&root.cells.tiles, cells),
+                *next,
+                before_expanded + report.expanded,
+                before_seconds + report.elapsed.as_secs_f64(),
+                cells,
+            ));
+        }
         match next? {
             Some(next) => bound = next,
             None => return Ok((Solution::new(found.unwrap_or_default()), report)),
         }
     }
+}
+
+/// Least time between two checkpoints taken within an iteration.
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(60);
+
+/// The subtree roots an iteration has searched whole so far, for a [`Checkpoint`] within it.
+struct Within {
+    /// Their paths from the start (move letters) and nearest approaches, a checkpoint's
+    /// before them.
+    searched: Vec<(String, u32)>,
+    /// Least f above the bound they met.
+    next_bound: u32,
+    /// States they expanded (a checkpoint's before them not included).
+    expanded: u64,
+    /// When a checkpoint was last handed on.
+    kept_at: Instant,
+}
+
+impl Within {
+    /// Nothing searched yet in the iteration, beyond what `carried` (a checkpoint within it,
+    /// at the same depth) had searched.
+    fn carried(carried: Option<&Checkpoint>) -> Within {
+        Within {
+            searched: carried.map_or_else(Vec::new, |c| c.searched.clone()),
+            next_bound: carried.map_or(u32::MAX, |c| c.searched_next_bound),
+            expanded: 0,
+            kept_at: Instant::now(),
+        }
+    }
+
+    /// Adds root `it`, searched whole with `outcome`; true when a checkpoint is due.
+    fn add<S>(&mut self, it: &Item<S>, outcome: &RootOutcome) -> bool {
+        self.searched
+            .push((path_letters(&it.path), outcome.nearest));
+        self.next_bound = self.next_bound.min(outcome.next_bound);
+        self.expanded += outcome.expanded;
+        if self.kept_at.elapsed() >= CHECKPOINT_EVERY {
+            self.kept_at = Instant::now();
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// `path` as move letters.
+fn path_letters(path: &[Move]) -> String {
+    path.iter().map(|m| m.letter()).collect()
 }
 
 /// What one subtree's depth-first search returns to the iteration.
@@ -580,6 +724,10 @@ struct RootOutcome {
     path: Option<Vec<Move>>,
     /// Children generated in the subtree.
     generated: u64,
+    /// States expanded in the subtree.
+    expanded: u64,
+    /// Whether the subtree was searched whole (no goal, not stopped).
+    whole: bool,
     /// Least f above the bound met in the subtree.
     next_bound: u32,
     /// Least heuristic value of the states expanded in the subtree (its root's when none).
@@ -705,14 +853,65 @@ impl FrontierOrder {
     /// Records a searched root's nearest approach (for a fixed frontier only; roots on the
     /// same board share one entry).
     fn remember<S>(&mut self, item: &Item<S>, nearest: u32) {
+        self.remember_board(item.cells.tiles, nearest);
+    }
+
+    /// [`Self::remember`] for a root known by its board `tiles` alone.
+    fn remember_board(&mut self, tiles: [u8; MAX_CELLS], nearest: u32) {
         if self.at_fixed {
-            self.nearest.insert(item.cells.tiles, nearest);
+            self.nearest.insert(tiles, nearest);
         }
     }
 
     /// Ends an iteration, `expanded` states having been expanded so far.
     fn iteration_done(&mut self, expanded: u64) {
         self.large |= expanded >= self.after;
+    }
+
+    /// Takes the order a [`Checkpoint`] kept (of boards of `cells` cells): the frontier's
+    /// depth and its roots' nearest approaches, as if this search had made them.
+    fn restore(&mut self, c: &Checkpoint, cells: usize) -> Result<(), CheckpointError> {
+        let mut nearest = HashMap::with_capacity(c.nearest.len());
+        for (board, near) in &c.nearest {
+            let tiles = checkpoint::decode::<MAX_CELLS>(board, cells)
+                .ok_or_else(|| CheckpointError::Malformed(board.clone()))?;
+            nearest.insert(tiles, *near);
+        }
+        self.depth = c.frontier_depth.map(|d| d.min(MAX_SPLIT_DEPTH));
+        self.large = c.expanded >= self.after;
+        self.nearest = nearest;
+        Ok(())
+    }
+
+    /// A [`Checkpoint`] before the iteration of `bound`, with this order.
+    fn checkpoint(
+        &self,
+        start: String,
+        bound: u32,
+        expanded: u64,
+        seconds: f64,
+        cells: usize,
+    ) -> Checkpoint {
+        let mut nearest = self.checkpoint_nearest(cells);
+        nearest.sort_unstable();
+        Checkpoint {
+            start,
+            bound,
+            expanded,
+            seconds,
+            frontier_depth: self.depth,
+            nearest,
+            searched: Vec::new(),
+            searched_next_bound: u32::MAX,
+        }
+    }
+
+    /// The remembered approaches as a checkpoint holds them (boards of `cells` cells).
+    fn checkpoint_nearest(&self, cells: usize) -> Vec<(String, u32)> {
+        self.nearest
+            .iter()
+            .map(|(tiles, &near)| (checkpoint::encode(tiles, cells), near))
+            .collect()
     }
 }
 

@@ -64,6 +64,17 @@ pub struct Limits {
     /// states expanded about twice a second, the near-optimal solver's peeling of boards past
     /// 900 cells the cells left after every line).
     pub progress: Option<engine::ProgressHook>,
+    /// Where an optimal search on the IDA* engine goes on from (its first iteration's bound,
+    /// the subtrees of it already searched, the states and time spent before it, and the
+    /// frontier's order), instead of from the start: the last [`Checkpoint`] an earlier search
+    /// of the same board with the same solver handed to [`Limits::checkpoint`]. It is trusted
+    /// as such: one edited by hand (a higher bound) can make the answer longer than optimal.
+    /// The answer's [`Stats`] count this run alone. Other searches ignore it.
+    pub resume: Option<Arc<Checkpoint>>,
+    /// Receives a [`Checkpoint`] after every iteration of an optimal search on the IDA* engine
+    /// that ends without a solution, every minute within a long iteration, and when the search
+    /// stops within one: keep the last to go on later with [`Limits::resume`].
+    pub checkpoint: Option<CheckpointHook>,
 }
 
 /// A time limit given in seconds that is not a positive number.
@@ -226,6 +237,9 @@ pub enum SearchError {
     /// The board is too large for this search's state encoding.
     #[error("{0}")]
     Unsupported(String),
+    /// The search was asked to go on from a checkpoint that is not its own.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
 }
 
 /// A solution together with the search's figures.
@@ -615,6 +629,7 @@ pub(crate) fn next_iteration(
 mod astar;
 mod bfs;
 mod bidirectional;
+pub(crate) mod checkpoint;
 pub(crate) mod engine;
 pub(crate) mod eval;
 mod idastar;
@@ -624,6 +639,7 @@ pub(crate) mod state;
 pub use astar::{astar, greedy};
 pub use bfs::bfs;
 pub use bidirectional::bidirectional;
+pub use checkpoint::{Checkpoint, CheckpointError, CheckpointHook};
 pub use engine::{ProgressHook, SearchProgress, Stage};
 pub use eval::Heuristic;
 pub use idastar::idastar;

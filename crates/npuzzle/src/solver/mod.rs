@@ -871,6 +871,13 @@ impl Solver {
             Heuristics::Pdb { set, .. } => set.positional_pending(),
             _ => false,
         };
+        // A search going on from a checkpoint is a long one: straight to the layout.
+        if pending && limits.resume.is_some() {
+            if let Some(set) = self.pdbs() {
+                let _ = set.positional_tables();
+            }
+            return run(limits, true);
+        }
         if !pending || limits.max_nodes.is_some_and(|m| m <= COMPACT_FIRST_STATES) {
             return run(limits, !pending);
         }
@@ -941,11 +948,18 @@ impl Solver {
         // small boards stay on one core (a batch already keeps every core busy).
         let parallel =
             !self.single_thread && (self.pdbs().is_some() || self.goal.shape().cells() > 16);
+        // Checkpoints are the optimal engine's: no other search takes or hands them on.
+        let plain = Limits {
+            resume: None,
+            checkpoint: None,
+            ..limits.clone()
+        };
         let found = if algorithm == Algorithm::Near {
-            self.near(board, limits, parallel)
+            self.near(board, &plain, parallel)
         } else if self.uses_engine() {
             self.optimal_on_engine(board, limits, parallel)
         } else {
+            let limits = &plain;
             match &self.heuristics {
                 Heuristics::Manhattan(h) => {
                     self.run(algorithm, board, &self.goal, h.as_ref(), limits)
