@@ -510,7 +510,15 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             ..limits.clone()
         };
         korf_line(i, solver.solve_within(&i.1, &labelled), &goal).map(
-            |(no, found, want, states, secs)| (no, found, want, states + before.0, secs + before.1),
+            |(no, found, want, states, secs)| {
+                (
+                    no,
+                    found,
+                    want,
+                    states.saturating_add(before.0),
+                    secs + before.1,
+                )
+            },
         )
     };
     let from_batch = |i: &(usize, Board, usize), c: Collected| {
@@ -596,7 +604,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 // kept beside the results file; each iteration this run finishes is kept there.
                 let kept_at = run.results.as_ref().map(|p| checkpoint_path(p, i.0));
                 let resume = match &kept_at {
-                    Some(p) => KeptCheckpoint::read(p, i.0, &heuristic, form)?,
+                    Some(p) => KeptCheckpoint::read(p, i.0, &heuristic, form, i.2)?,
                     None => None,
                 };
                 if let Some(k) = &resume {
@@ -622,15 +630,20 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                         }
                     }))
                 });
-                let line = solve(i, resume.map(|k| k.checkpoint), hook)?;
-                if line.1.is_some()
-                    && let Some(p) = &kept_at
-                    && p.exists()
-                {
-                    std::fs::remove_file(p).with_context(|| {
-                        format!("removing the solved #{}'s {}", i.0, p.display())
+                let resumed = resume.is_some();
+                let line =
+                    solve(i, resume.map(|k| k.checkpoint), hook).with_context(|| match kept_at
+                        .as_ref()
+                        .filter(|_| resumed)
+                    {
+                        Some(p) => format!(
+                            "#{} going on from {} (delete it to search #{} afresh)",
+                            i.0,
+                            p.display(),
+                            i.0
+                        ),
+                        None => format!("#{}", i.0),
                     })?;
-                }
                 // An interrupted search is kept as unsolved, with the states it spent: the
                 // summary prices the instance at no less, and a re-run goes on from the last
                 // iteration it finished.
@@ -658,6 +671,18 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 };
                 if let Some(f) = file.as_mut().filter(|_| recorded) {
                     f.append(&record)?;
+                }
+                // Solved and recorded: its checkpoint is done with (a failure to remove it
+                // loses nothing; the solved line makes the next run skip the instance).
+                if record.solved()
+                    && let Some(p) = kept_at.as_ref().filter(|p| p.exists())
+                    && let Err(e) = std::fs::remove_file(p)
+                {
+                    eprintln!(
+                        "npuzzle: #{} is solved, but its checkpoint {} stays: {e}",
+                        i.0,
+                        p.display()
+                    );
                 }
                 if stopped {
                     eprintln!(

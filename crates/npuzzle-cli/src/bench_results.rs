@@ -105,7 +105,7 @@ impl ResultsFile {
     /// last line (a write cut short) is reported and cut off; any other line that is not a
     /// result is an error (the file is not a results file), so nothing else is ever appended to.
     pub fn open(path: &Path) -> Result<(ResultsFile, Vec<InstanceResult>)> {
-        refuse_special(path)?;
+        refuse_special(path, "--results takes a file")?;
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -157,7 +157,7 @@ impl ResultsFile {
 
     /// The results `path` holds, without writing anything (a torn last line is left out).
     pub fn read(path: &Path) -> Result<Vec<InstanceResult>> {
-        refuse_special(path)?;
+        refuse_special(path, "--results takes a file")?;
         let mut file = File::open(path)
             .with_context(|| format!("opening the results file {}", path.display()))?;
         let text = read_text(path, &mut file)?;
@@ -177,13 +177,13 @@ impl ResultsFile {
 
 /// An error unless `path` is missing or a plain file: a directory, a device or a pipe is no
 /// results file (and a pipe or `/dev/zero` would block or never end), refused before opening.
-fn refuse_special(path: &Path) -> Result<()> {
+fn refuse_special(path: &Path, expected: &str) -> Result<()> {
     match std::fs::metadata(path) {
         Ok(meta) if meta.is_dir() => {
-            bail!("{} is a directory: --results takes a file", path.display())
+            bail!("{} is a directory: {expected}", path.display())
         }
         Ok(meta) if !meta.is_file() => bail!(
-            "{} is not a plain file (a device or a pipe): --results takes a file",
+            "{} is not a plain file (a device or a pipe): {expected}",
             path.display()
         ),
         _ => Ok(()),
@@ -250,14 +250,21 @@ pub fn checkpoint_path(results: &Path, instance: usize) -> PathBuf {
 }
 
 impl KeptCheckpoint {
-    /// The checkpoint at `path` when it is `instance`'s with these databases and goal form;
-    /// `None` when there is none or it was searched otherwise (said on stderr). A file that
-    /// is not a checkpoint is an error naming it, never silently dropped.
-    pub fn read(path: &Path, instance: usize, heuristic: &str, goal: &str) -> Result<Option<Self>> {
+    /// The checkpoint at `path` when it is `instance`'s with these databases and goal form,
+    /// whose bound is at most the instance's `optimum`; `None` when there is none. Anything
+    /// else there (another instance's or other databases' checkpoint, a bound past the
+    /// optimum, a file that is no checkpoint) is an error naming it: never overwritten.
+    pub fn read(
+        path: &Path,
+        instance: usize,
+        heuristic: &str,
+        goal: &str,
+        optimum: usize,
+    ) -> Result<Option<Self>> {
         if !path.exists() {
             return Ok(None);
         }
-        refuse_special(path)?;
+        refuse_special(path, "a checkpoint is a file npuzzle writes")?;
         let mut file = File::open(path)
             .with_context(|| format!("opening the checkpoint {}", path.display()))?;
         let text = read_capped(path, &mut file, MAX_CHECKPOINT_BYTES, "a checkpoint")?;
@@ -270,14 +277,20 @@ impl KeptCheckpoint {
         if (kept.instance, kept.heuristic.as_str(), kept.goal.as_str())
             != (instance, heuristic, goal)
         {
-            eprintln!(
-                "npuzzle: {} is #{}'s with {} ({} goal), not this run's: #{instance} is searched afresh",
+            bail!(
+                "{} is #{}'s checkpoint with {} ({} goal), not this run's: move it away to search #{instance} with these databases",
                 path.display(),
                 kept.instance,
                 kept.heuristic,
                 kept.goal
             );
-            return Ok(None);
+        }
+        if kept.checkpoint.bound as usize > optimum {
+            bail!(
+                "{}: bound {} is past #{instance}'s optimum {optimum}, so no search left it; delete it to search #{instance} afresh",
+                path.display(),
+                kept.checkpoint.bound
+            );
         }
         Ok(Some(kept))
     }

@@ -1393,8 +1393,9 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
 
 /// An instance stopped at its budget keeps its finished iterations in a checkpoint beside the
 /// results file; the next run goes on from it, counts what the earlier run spent before it,
-/// and removes it once the instance is solved. A checkpoint of other databases is set aside,
-/// and a file that is no checkpoint is an error naming it.
+/// and removes it once the instance is solved. A checkpoint of other databases, one with a
+/// bound past the optimum, and a file that is no checkpoint are errors naming the file, which
+/// is left as it was.
 #[test]
 fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     let (dir, file) = korf24_results_dir("checkpoint");
@@ -1438,29 +1439,33 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     assert_eq!(solved["found"], 82, "{solved}");
     assert!(solved["expanded"].as_u64().unwrap() > before, "{solved}");
     assert!(!kept.exists());
-    // A checkpoint of other databases is set aside (the instance searched afresh) ...
+    // A checkpoint of other databases, one whose bound no search of #25 can have left, and a
+    // file that is no checkpoint each stop the run, named, before searching; none is touched.
+    let kept25 = dir.join("korf24.jsonl.25.checkpoint");
     let mut other = c.clone();
     other["instance"] = 25.into();
     other["heuristic"] = "6-6-6-6".into();
-    let kept25 = dir.join("korf24.jsonl.25.checkpoint");
-    std::fs::write(&kept25, other.to_string()).unwrap();
-    let o = npuzzle(&korf24_args("25", Some("0.2"), f), "");
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("not this run's: #25 is searched afresh"),
-        "{}",
-        stderr(&o)
-    );
-    // ... and a file that is no checkpoint stops the run, named, before searching.
-    std::fs::write(&kept25, "my notes\n").unwrap();
-    let o = npuzzle(&korf24_args("25", Some("0.2"), f), "");
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("korf24.jsonl.25.checkpoint is not a checkpoint npuzzle wrote"),
-        "{}",
-        stderr(&o)
-    );
-    assert_eq!(std::fs::read_to_string(&kept25).unwrap(), "my notes\n");
+    let mut past = c.clone();
+    past["instance"] = 25.into();
+    past["checkpoint"]["bound"] = 83.into();
+    for (text, says) in [
+        (other.to_string(), "not this run's: move it away"),
+        (past.to_string(), "bound 83 is past #25's optimum 81"),
+        (
+            "my notes\n".to_string(),
+            "is not a checkpoint npuzzle wrote",
+        ),
+    ] {
+        std::fs::write(&kept25, &text).unwrap();
+        let o = npuzzle(&korf24_args("25", Some("0.2"), f), "");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("korf24.jsonl.25.checkpoint") && stderr(&o).contains(says),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(std::fs::read_to_string(&kept25).unwrap(), text);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

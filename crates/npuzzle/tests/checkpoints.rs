@@ -180,6 +180,23 @@ fn a_checkpoint_is_refused_by_another_search() {
             CheckpointError::Malformed(_)
         )))
     ));
+    // Figures no search hands on are refused, before searching.
+    for (bound, next, seconds) in [
+        (4_000_000_000, u32::MAX, 0.0),
+        (40, 40, 0.0),
+        (40, u32::MAX, -5.0),
+    ] {
+        let mut odd = c.clone();
+        odd.bound = bound;
+        odd.searched_next_bound = next;
+        odd.seconds = seconds;
+        assert!(matches!(
+            run(&solver, &board, Some(odd)),
+            Err(SolveError::Search(SearchError::Checkpoint(
+                CheckpointError::Inconsistent(_)
+            )))
+        ));
+    }
     // A bound below the start's estimate is raised to it: the search is still optimal.
     let mut low = c;
     low.bound = 0;

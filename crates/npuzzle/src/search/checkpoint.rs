@@ -12,16 +12,18 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use thiserror::Error;
 
-/// An optimal IDA* search between two iterations: everything needed to go on from the next.
+/// An optimal IDA* search between two iterations, or within one: everything needed to go on.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Checkpoint {
     /// The board the engine searches from, in its own frame, as hex digit pairs (one a cell).
     pub start: String,
     /// The next iteration's bound: the finished iterations prove no solution is shorter.
     pub bound: u32,
-    /// States expanded by the finished iterations (of every run that led here).
+    /// States expanded by the finished iterations and the subtrees in
+    /// [`Checkpoint::searched`] (of every run that led here).
     pub expanded: u64,
-    /// Their search time in seconds (of every run that led here).
+    /// Search time in seconds up to the checkpoint (of every run that led here; within an
+    /// iteration it includes the partly searched subtrees a run going on searches again).
     pub seconds: f64,
     /// The ordered frontier's depth, once the search had fixed it.
     pub frontier_depth: Option<usize>,
@@ -55,9 +57,44 @@ pub enum CheckpointError {
     /// A board in it is not hex digit pairs of the search's size.
     #[error("the checkpoint holds a malformed board {0:?}")]
     Malformed(String),
+    /// Its figures cannot come from a search (a bound past the engine's, a next bound not
+    /// above the bound, a negative time …).
+    #[error("the checkpoint is inconsistent: {0}")]
+    Inconsistent(String),
 }
 
-/// Receives a [`Checkpoint`] after every iteration that ends without a solution.
+impl Checkpoint {
+    /// An error unless its figures can come from a search whose bounds stay within
+    /// `max_bound` and whose frontier is at most `max_depth` deep.
+    pub(crate) fn check(&self, max_bound: u32, max_depth: usize) -> Result<(), CheckpointError> {
+        let bad = |what: String| Err(CheckpointError::Inconsistent(what));
+        if self.bound > max_bound {
+            return bad(format!("bound {} is past {max_bound}", self.bound));
+        }
+        if self.searched_next_bound <= self.bound {
+            return bad(format!(
+                "the next bound {} is not above the bound {}",
+                self.searched_next_bound, self.bound
+            ));
+        }
+        if self.frontier_depth.is_some_and(|d| d > max_depth) {
+            return bad(format!(
+                "a frontier {} deep",
+                self.frontier_depth.unwrap_or(0)
+            ));
+        }
+        if !self.searched.is_empty() && self.frontier_depth.is_none() {
+            return bad("subtrees searched without a fixed frontier".into());
+        }
+        if !(self.seconds.is_finite() && self.seconds >= 0.0) {
+            return bad(format!("{} seconds", self.seconds));
+        }
+        Ok(())
+    }
+}
+
+/// Receives a [`Checkpoint`] after every iteration that ends without a solution, every minute
+/// within a long iteration, and when the search stops within one.
 #[derive(Clone)]
 pub struct CheckpointHook(pub Arc<dyn Fn(&Checkpoint) + Send + Sync>);
 

@@ -457,6 +457,7 @@ fn run_ordered<E: Evaluator>(
         if c.start != checkpoint::encode(&root.cells.tiles, cells) {
             return Err(CheckpointError::OtherBoard.into());
         }
+        c.check(MAX_SPLIT_BOUND, MAX_SPLIT_DEPTH)?;
         order.restore(c, cells)?;
         bound = bound.max(c.bound);
         (before_expanded, before_seconds) = (c.expanded, c.seconds);
@@ -581,7 +582,9 @@ fn run_ordered<E: Evaluator>(
                 (hook.0)(&Checkpoint {
                     start: checkpoint::encode(&root.cells.tiles, cells),
                     bound,
-                    expanded: before_expanded + split_start + within.expanded,
+                    expanded: before_expanded
+                        .saturating_add(split_start)
+                        .saturating_add(within.expanded),
                     seconds: before_seconds + sh.start.elapsed().as_secs_f64(),
                     frontier_depth: order.depth,
                     nearest,
@@ -658,12 +661,20 @@ fn run_ordered<E: Evaluator>(
             (hook.0)(&order.checkpoint(
                 checkpoint::encode(&root.cells.tiles, cells),
                 *next,
-                before_expanded + report.expanded,
+                before_expanded.saturating_add(report.expanded),
                 before_seconds + report.elapsed.as_secs_f64(),
                 cells,
             ));
         }
         match next? {
+            // A next bound not above this one (only from a checkpoint's figures) would
+            // repeat the iteration for ever.
+            Some(next) if next <= bound => {
+                return Err(CheckpointError::Inconsistent(format!(
+                    "the next bound {next} is not above the bound {bound}"
+                ))
+                .into());
+            }
             Some(next) => bound = next,
             None => return Ok((Solution::new(found.unwrap_or_default()), report)),
         }
@@ -877,9 +888,12 @@ impl FrontierOrder {
                 .ok_or_else(|| CheckpointError::Malformed(board.clone()))?;
             nearest.insert(tiles, *near);
         }
-        self.depth = c.frontier_depth.map(|d| d.min(MAX_SPLIT_DEPTH));
-        self.large = c.expanded >= self.after;
-        self.nearest = nearest;
+        // Unordered (a stored-state limit too small for the frontier): it stays so.
+        if self.after != u64::MAX {
+            self.depth = c.frontier_depth.map(|d| d.min(MAX_SPLIT_DEPTH));
+            self.large = c.expanded >= self.after;
+            self.nearest = nearest;
+        }
         Ok(())
     }
 

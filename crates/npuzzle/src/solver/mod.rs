@@ -871,8 +871,9 @@ impl Solver {
             Heuristics::Pdb { set, .. } => set.positional_pending(),
             _ => false,
         };
-        // A search going on from a checkpoint is a long one: straight to the layout.
-        if pending && limits.resume.is_some() {
+        // A search going on from a checkpoint, or handing them on, is a long one: straight to
+        // the layout (two parts would hand on two runs' checkpoints).
+        if pending && (limits.resume.is_some() || limits.checkpoint.is_some()) {
             if let Some(set) = self.pdbs() {
                 let _ = set.positional_tables();
             }
