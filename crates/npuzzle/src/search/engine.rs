@@ -452,9 +452,10 @@ fn run_ordered<E: Evaluator>(
     // Going on from a checkpoint: its bound (never below the start's estimate) and the
     // frontier's order, and its states and time carried into the checkpoints handed on.
     let cells = shape.cells();
+    let start_text = checkpoint::encode(&root.cells.tiles, cells);
     let (mut before_expanded, mut before_seconds) = (0, 0.0);
     if let Some(c) = &limits.resume {
-        if c.start != checkpoint::encode(&root.cells.tiles, cells) {
+        if c.start != start_text {
             return Err(CheckpointError::OtherBoard.into());
         }
         c.check(MAX_SPLIT_BOUND, MAX_SPLIT_DEPTH)?;
@@ -577,19 +578,18 @@ fn run_ordered<E: Evaluator>(
         let keep = order.at_fixed && limits.checkpoint.is_some();
         let keep_within = |within: &Within| {
             if let Some(hook) = &limits.checkpoint {
-                let mut nearest = order.checkpoint_nearest(cells);
-                nearest.sort_unstable();
                 (hook.0)(&Checkpoint {
-                    start: checkpoint::encode(&root.cells.tiles, cells),
-                    bound,
-                    expanded: before_expanded
-                        .saturating_add(split_start)
-                        .saturating_add(within.expanded),
-                    seconds: before_seconds + sh.start.elapsed().as_secs_f64(),
-                    frontier_depth: order.depth,
-                    nearest,
                     searched: within.searched.clone(),
                     searched_next_bound: within.next_bound,
+                    ..order.checkpoint(
+                        start_text.clone(),
+                        bound,
+                        before_expanded
+                            .saturating_add(split_start)
+                            .saturating_add(within.expanded),
+                        before_seconds + sh.start.elapsed().as_secs_f64(),
+                        cells,
+                    )
                 });
             }
         };
@@ -659,7 +659,7 @@ fn run_ordered<E: Evaluator>(
         sh.report(report.expanded, true, !matches!(next, Ok(Some(_))));
         if let (Ok(Some(next)), Some(hook)) = (&next, &limits.checkpoint) {
             (hook.0)(&order.checkpoint(
-                checkpoint::encode(&root.cells.tiles, cells),
+                start_text.clone(),
                 *next,
                 before_expanded.saturating_add(report.expanded),
                 before_seconds + report.elapsed.as_secs_f64(),
@@ -890,14 +890,15 @@ impl FrontierOrder {
         }
         // Unordered (a stored-state limit too small for the frontier): it stays so.
         if self.after != u64::MAX {
-            self.depth = c.frontier_depth.map(|d| d.min(MAX_SPLIT_DEPTH));
+            self.depth = c.frontier_depth;
             self.large = c.expanded >= self.after;
             self.nearest = nearest;
         }
         Ok(())
     }
 
-    /// A [`Checkpoint`] before the iteration of `bound`, with this order.
+    /// A [`Checkpoint`] before the iteration of `bound`, with this order (nothing of it
+    /// searched yet).
     fn checkpoint(
         &self,
         start: String,
@@ -906,7 +907,11 @@ impl FrontierOrder {
         seconds: f64,
         cells: usize,
     ) -> Checkpoint {
-        let mut nearest = self.checkpoint_nearest(cells);
+        let mut nearest: Vec<(String, u32)> = self
+            .nearest
+            .iter()
+            .map(|(tiles, &near)| (checkpoint::encode(tiles, cells), near))
+            .collect();
         nearest.sort_unstable();
         Checkpoint {
             start,
@@ -918,14 +923,6 @@ impl FrontierOrder {
             searched: Vec::new(),
             searched_next_bound: u32::MAX,
         }
-    }
-
-    /// The remembered approaches as a checkpoint holds them (boards of `cells` cells).
-    fn checkpoint_nearest(&self, cells: usize) -> Vec<(String, u32)> {
-        self.nearest
-            .iter()
-            .map(|(tiles, &near)| (checkpoint::encode(tiles, cells), near))
-            .collect()
     }
 }
 
