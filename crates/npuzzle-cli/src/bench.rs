@@ -293,22 +293,34 @@ fn print_line((no, len, want, expanded, secs): &KorfLine, estimate: u32, note: &
 }
 
 /// The solved count, their search time, and the projection for the rest of `instances`, each
-/// at least what an unsolved line of `lines` (a run stopped by its budget or an interrupt)
-/// spent on it; then the instances left, cheapest first, each with its price (without a
-/// projection, only those a run stopped unsolved, with what it spent).
+/// at least what an unsolved line of `lines` (a run stopped by its budget or an interrupt) or
+/// its checkpoint in `kept` spent on it; then the instances left, cheapest first, each with its
+/// price (without a projection, only those a run stopped unsolved, with what it spent) and
+/// where its checkpoint stands.
 fn print_projection(
     records: &[InstanceResult],
     lines: &[&InstanceResult],
     instances: &[(usize, Board, usize)],
+    kept: &[(usize, Checkpoint)],
 ) {
-    if records.is_empty() || records.len() >= instances.len() {
+    // Nothing to say when all are solved, or when nothing was spent on any.
+    if records.len() >= instances.len()
+        || (records.is_empty() && lines.is_empty() && kept.is_empty())
+    {
         return;
     }
-    let pending = pending(
+    let kept_of = |no: usize| kept.iter().find(|(k, _)| *k == no).map(|(_, c)| c);
+    let mut pending = pending(
         instances.iter().map(|(no, _, want)| (*no, *want)),
         records,
         lines,
     );
+    // A kept checkpoint is a floor too (a killed run writes no unsolved line).
+    for p in &mut pending {
+        if let Some(c) = kept_of(p.instance) {
+            p.at_least = p.at_least.max(c.expanded);
+        }
+    }
     let solved: Vec<&InstanceResult> = records.iter().collect();
     // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
     let spent: f64 = records.iter().fold(0.0, |s, r| s + r.seconds);
@@ -349,7 +361,7 @@ fn print_projection(
                 // The price is the larger of the fit's and the floor: here the floor's.
                 Some(q) if p.at_least > 0 && floor >= cost => {
                     row += &format!(
-                        "  at least {cost:.2e} states, {} (where an earlier run stopped unsolved)",
+                        "  at least {cost:.2e} states, {} (where a run stopped unsolved)",
                         human_seconds(cost / q.rate)
                     )
                 }
@@ -357,7 +369,15 @@ fn print_projection(
                 None => {}
             }
             if p.at_least > 0 && (projection.is_none() || floor < cost) {
-                row += &format!(" (an earlier run stopped unsolved after {floor:.2e} states)");
+                row += &format!(" (a run stopped unsolved after {floor:.2e} states)");
+            }
+            if let Some(c) = kept_of(p.instance) {
+                row += &format!(
+                    "; goes on from its checkpoint at bound {}, {:.2e} states in {} so far",
+                    c.bound,
+                    c.expanded as f64,
+                    human_seconds(c.seconds)
+                );
             }
             (cost, row)
         })
@@ -367,12 +387,88 @@ fn print_projection(
         if projection.is_some() {
             println!("  to go, cheapest first:");
         } else {
-            println!("  stopped unsolved earlier, fewest states first:");
+            println!("  stopped unsolved, fewest states first:");
         }
         for (_, row) in rows {
             println!("{row}");
         }
     }
+}
+
+/// The hook that keeps instance `instance`'s checkpoints in `path` (whole or not at all). A
+/// write that fails is reported once, and again when writing works once more: the search goes
+/// on either way, its last kept checkpoint still there.
+fn keeping_checkpoints(
+    path: std::path::PathBuf,
+    instance: usize,
+    heuristic: &str,
+    goal: &str,
+) -> CheckpointHook {
+    let (heuristic, goal) = (heuristic.to_string(), goal.to_string());
+    let failing = std::sync::atomic::AtomicBool::new(false);
+    CheckpointHook(std::sync::Arc::new(move |c: &Checkpoint| {
+        let kept = KeptCheckpoint {
+            instance,
+            heuristic: heuristic.clone(),
+            goal: goal.clone(),
+            checkpoint: c.clone(),
+        };
+        let result = kept.write(&path);
+        let was = failing.swap(result.is_err(), std::sync::atomic::Ordering::Relaxed);
+        match result {
+            Err(e) if !was => eprintln!(
+                "npuzzle: {e:#} (the search goes on; this is not repeated until a write succeeds)"
+            ),
+            Ok(()) if was => eprintln!(
+                "npuzzle: the checkpoint {} is written again",
+                path.display()
+            ),
+            _ => {}
+        }
+    }))
+}
+
+/// Removes solved instance `instance`'s checkpoint at `path`; whether it is gone (a failure
+/// loses nothing, the solved line makes every run skip the instance, and is reported).
+fn remove_checkpoint(path: &std::path::Path, instance: usize) -> bool {
+    match std::fs::remove_file(path) {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!(
+                "npuzzle: #{instance} is solved, but its checkpoint {} stays: {e}",
+                path.display()
+            );
+            false
+        }
+    }
+}
+
+/// The checkpoints kept beside the results file `path` for the unsolved `instances` with
+/// these databases and goal form. One that is not (another run's databases or form, a file
+/// that is no checkpoint) is named on stderr as not counted: a summary only reads.
+fn kept_checkpoints(
+    path: &std::path::Path,
+    instances: &[(usize, Board, usize)],
+    solved: &[InstanceResult],
+    heuristic: &str,
+    form: &str,
+) -> Vec<(usize, Checkpoint)> {
+    instances
+        .iter()
+        .filter(|(no, ..)| !solved.iter().any(|r| r.instance == *no))
+        .filter_map(|&(no, _, optimum)| {
+            match KeptCheckpoint::read(&checkpoint_path(path, no), no, heuristic, form, optimum) {
+                Ok(kept) => kept.map(|k| (no, k.checkpoint)),
+                Err(_) => {
+                    eprintln!(
+                        "npuzzle: {} is not counted: it is no checkpoint of #{no} with these databases and form",
+                        checkpoint_path(path, no).display()
+                    );
+                    None
+                }
+            }
+        })
+        .collect()
 }
 
 /// `bench korf24 --summary`: what the results file holds for the run's form, and the
@@ -421,7 +517,8 @@ fn korf_summary(
             String::new()
         }
     );
-    print_projection(&records, &matching, instances);
+    let kept = kept_checkpoints(path, instances, &records, &heuristic, form);
+    print_projection(&records, &matching, instances, &kept);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -594,15 +691,27 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 }
             }
             for i in &instances {
+                // A search an earlier run stopped goes on from the last iteration it finished,
+                // kept beside the results file; each iteration this run finishes is kept there.
+                let kept_at = run.results.as_ref().map(|p| checkpoint_path(p, i.0));
                 if records.iter().any(|h| h.instance == i.0) {
+                    // A solved instance's own checkpoint (left when its removal failed) is
+                    // done with; anything else there is left alone.
+                    if let Some(p) = &kept_at
+                        && let Ok(Some(_)) = KeptCheckpoint::read(p, i.0, &heuristic, form, i.2)
+                        && remove_checkpoint(p, i.0)
+                    {
+                        eprintln!(
+                            "npuzzle: #{} is solved in the results file; its leftover checkpoint {} is removed",
+                            i.0,
+                            p.display()
+                        );
+                    }
                     continue;
                 }
                 if interrupted() {
                     break;
                 }
-                // A search an earlier run stopped goes on from the last iteration it finished,
-                // kept beside the results file; each iteration this run finishes is kept there.
-                let kept_at = run.results.as_ref().map(|p| checkpoint_path(p, i.0));
                 let resume = match &kept_at {
                     Some(p) => KeptCheckpoint::read(p, i.0, &heuristic, form, i.2)?,
                     None => None,
@@ -616,20 +725,9 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                         human_seconds(k.checkpoint.seconds)
                     );
                 }
-                let hook = kept_at.clone().map(|path| {
-                    let (instance, heuristic, goal) = (i.0, heuristic.clone(), form.to_string());
-                    CheckpointHook(std::sync::Arc::new(move |c: &Checkpoint| {
-                        let kept = KeptCheckpoint {
-                            instance,
-                            heuristic: heuristic.clone(),
-                            goal: goal.clone(),
-                            checkpoint: c.clone(),
-                        };
-                        if let Err(e) = kept.write(&path) {
-                            eprintln!("npuzzle: {e:#}");
-                        }
-                    }))
-                });
+                let hook = kept_at
+                    .clone()
+                    .map(|path| keeping_checkpoints(path, i.0, &heuristic, form));
                 let resumed = resume.is_some();
                 let line =
                     solve(i, resume.map(|k| k.checkpoint), hook).with_context(|| match kept_at
@@ -676,13 +774,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 // loses nothing; the solved line makes the next run skip the instance).
                 if record.solved()
                     && let Some(p) = kept_at.as_ref().filter(|p| p.exists())
-                    && let Err(e) = std::fs::remove_file(p)
                 {
-                    eprintln!(
-                        "npuzzle: #{} is solved, but its checkpoint {} stays: {e}",
-                        i.0,
-                        p.display()
-                    );
+                    remove_checkpoint(p, i.0);
                 }
                 if stopped {
                     eprintln!(
@@ -768,7 +861,13 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     );
     let (mut lines, _) = counted(&held, &heuristic, form);
     lines.extend(&unsolved);
-    print_projection(&records, &lines, &instances);
+    // Without a results file, a run that solved nothing has nothing to project from.
+    if let Some(path) = &run.results {
+        let kept = kept_checkpoints(path, &instances, &records, &heuristic, form);
+        print_projection(&records, &lines, &instances, &kept);
+    } else if !records.is_empty() {
+        print_projection(&records, &lines, &instances, &[]);
+    }
     if interrupted() {
         if let Some(path) = &run.results {
             eprintln!(

@@ -302,6 +302,10 @@ impl KeptCheckpoint {
         std::fs::write(&tmp, text)
             .and_then(|_| File::open(&tmp)?.sync_all())
             .and_then(|_| std::fs::rename(&tmp, path))
+            .inspect_err(|_| {
+                // A partial temporary file is no use to anyone.
+                let _ = std::fs::remove_file(&tmp);
+            })
             .with_context(|| format!("writing the checkpoint {}", path.display()))
     }
 }

@@ -1361,7 +1361,7 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     // spent: priced at that.
     assert!(
         row.contains(&format!("at least {:.2e} states", spent as f64))
-            && row.contains("where an earlier run stopped unsolved"),
+            && row.contains("where a run stopped unsolved"),
         "{row}"
     );
     assert!(out.contains("to go, cheapest first:"), "{out}");
@@ -1426,6 +1426,18 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         before > 0 && before <= first["expanded"].as_u64().unwrap(),
         "{c}"
     );
+    // The summary names the search in progress and prices #40 at no less than it spent.
+    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!(
+            "#40   82 moves (a run stopped unsolved after {:.2e} states); goes on from its checkpoint at bound {bound}, {:.2e} states",
+            first["expanded"].as_u64().unwrap() as f64,
+            before as f64
+        )),
+        "{}",
+        stdout(&o)
+    );
     // Solved from there, with the states before the checkpoint counted; the checkpoint goes.
     let o = npuzzle(&korf24_args("40", None, f), "");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -1438,6 +1450,16 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     let solved: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(solved["found"], 82, "{solved}");
     assert!(solved["expanded"].as_u64().unwrap() > before, "{solved}");
+    assert!(!kept.exists());
+    // A solved instance's leftover checkpoint (its removal failed) goes on the next run.
+    std::fs::write(&kept, c.to_string()).unwrap();
+    let o = npuzzle(&korf24_args("40", Some("0.2"), f), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("#40 is solved in the results file; its leftover checkpoint"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!kept.exists());
     // A checkpoint of other databases, one whose bound no search of #25 can have left, and a
     // file that is no checkpoint each stop the run, named, before searching; none is touched.

@@ -26,6 +26,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use rand::SeedableRng;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 create_exception!(
     npuzzle,
@@ -128,6 +129,61 @@ fn whole<T: TryFrom<i128>>(name: &str, value: i128, min: i128) -> PyResult<T> {
         )));
     }
     T::try_from(value).map_err(|_| value_error(format!("{name} is too large: {value}")))
+}
+
+/// Runs `work` on a thread of its own while this one, taking the GIL a moment every tenth of a
+/// second, lets Python's signal handlers run. When one raises (Ctrl-C's `KeyboardInterrupt`),
+/// `stop` is set, the work (whose limits or options stop on it) is waited for, and the
+/// handler's exception raised. Every call that can search for long goes through this, so a
+/// search started from Python stops at Ctrl-C like Python code does.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    use std::sync::mpsc::RecvTimeoutError;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let worker = scope.spawn(move || {
+            let _ = tx.send(work());
+        });
+        // Shared with the detached closures below (a receiver alone is not `Sync`).
+        let rx = std::sync::Mutex::new(rx);
+        let wait = |timeout| {
+            rx.lock()
+                .map_err(|_| RecvTimeoutError::Disconnected)
+                .and_then(|r| r.recv_timeout(timeout))
+        };
+        loop {
+            match py.detach(|| wait(std::time::Duration::from_millis(100))) {
+                Ok(done) => return Ok(done),
+                // The work panicked: its panic goes on here, with its message.
+                Err(RecvTimeoutError::Disconnected) => match worker.join() {
+                    Err(panic) => std::panic::resume_unwind(panic),
+                    Ok(()) => {
+                        return Err(PyRuntimeError::new_err("the search ended without a result"));
+                    }
+                },
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        stop.store(true, Ordering::Relaxed);
+                        let _ = py.detach(|| wait(std::time::Duration::MAX));
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// A fresh flag for [`interruptible`], and `limits` that stop on it.
+fn stoppable(limits: &Limits) -> (Arc<AtomicBool>, Limits) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = Limits {
+        cancel: Some(stop.clone()),
+        ..limits.clone()
+    };
+    (stop, limits)
 }
 
 fn limits_of(timeout: Option<f64>, max_nodes: Option<i128>) -> PyResult<Limits> {
@@ -532,6 +588,34 @@ fn batch_of(py: Python<'_>, boards: &Bound<'_, PyAny>) -> PyResult<Batch> {
 }
 
 impl Solver {
+    /// `search` with this solver's limits, stopped by Ctrl-C ([`interruptible`]); a solver
+    /// that answers from a table (microseconds) runs it here, without a thread of its own.
+    fn searching<T: Send>(
+        &self,
+        py: Python<'_>,
+        search: impl FnOnce(&Limits) -> T + Send,
+    ) -> PyResult<T> {
+        if self.inner.effective_algorithm() == Algorithm::Table {
+            return Ok(py.detach(|| search(&self.limits)));
+        }
+        let (stop, limits) = stoppable(&self.limits);
+        interruptible(py, &stop, || search(&limits))
+    }
+
+    /// `work` on this solver's batch (its solvers made once) on `threads` threads (0: all
+    /// cores), stopped by Ctrl-C ([`interruptible`]).
+    fn batching<T: Send, E: From<std::io::Error> + Send>(
+        &self,
+        py: Python<'_>,
+        threads: usize,
+        work: impl FnOnce(&Solvers) -> Result<T, E> + Send,
+    ) -> PyResult<Result<T, E>> {
+        let stop = Arc::new(AtomicBool::new(false));
+        interruptible(py, &stop, || {
+            work(&self.batch.on_threads(threads)?.interrupted_by(stop.clone()))
+        })
+    }
+
     fn board(&self, board: &Bound<'_, PyAny>) -> PyResult<Board> {
         board_of(board, Some(self.shape))
     }
@@ -701,8 +785,8 @@ impl Solver {
     /// Solves one board; `None` when it cannot reach the goal.
     fn solve(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<Option<Solution_>> {
         let b = self.board(board)?;
-        let outcome = py
-            .detach(|| self.inner.solve_within(&b, &self.limits))
+        let outcome = self
+            .searching(py, |limits| self.inner.solve_within(&b, limits))?
             .map_err(solve_error)?;
         Ok(solution_of(
             outcome,
@@ -735,20 +819,10 @@ impl Solver {
             return Err(value_error(format!("board {i}: {e}")));
         }
         let (count, shape) = (boards.len(), Some(self.shape));
-        let collected = py
-            .detach(|| {
-                let solvers = if parallel {
-                    None
-                } else {
-                    Some(self.batch.on_threads(1)?)
-                };
-                solvers.as_ref().unwrap_or(&self.batch).collect_lines(
-                    lines,
-                    count,
-                    shape,
-                    Collect::default(),
-                )
-            })
+        let collected = self
+            .batching(py, if parallel { 0 } else { 1 }, |solvers| {
+                solvers.collect_lines(lines, count, shape, Collect::default())
+            })?
             .map_err(value_error)?;
         // A million result objects would set off Python's cycle collector again and again
         // (they hold no cycles): paused while they are made.
@@ -785,8 +859,10 @@ impl Solver {
             errors: failed,
         } = batch_of(py, boards)?;
         let count = boards.len();
-        let lengths = py
-            .detach(|| self.batch.lengths_lines(lines, count, Some(self.shape)))
+        let lengths = self
+            .batching(py, 0, |solvers| {
+                solvers.lengths_lines(lines, count, Some(self.shape))
+            })?
             .map_err(value_error)?;
         let mut out = Vec::with_capacity(lengths.len() * 4);
         for (n, error) in lengths.into_iter().zip(failed) {
@@ -810,7 +886,7 @@ impl Solver {
         moves: &str,
     ) -> PyResult<CheckResult> {
         let b = self.board(board)?;
-        let verdict = py.detach(|| self.inner.judge_within(&b, moves, &self.limits));
+        let verdict = self.searching(py, |limits| self.inner.judge_within(&b, moves, limits))?;
         Ok(CheckResult { verdict })
     }
 
@@ -923,9 +999,11 @@ impl Solver {
         } else {
             self.limits.clone()
         };
-        let r = py
-            .detach(|| self.inner.search_subtrees(&b, &paths, bound, &limits))
-            .map_err(solve_error)?;
+        let (stop, limits) = stoppable(&limits);
+        let r = interruptible(py, &stop, || {
+            self.inner.search_subtrees(&b, &paths, bound, &limits)
+        })?
+        .map_err(solve_error)?;
         Ok((
             r.solution.map(|s| letters(s.moves())),
             r.next_bound,
@@ -1385,38 +1463,8 @@ fn explore<'py>(
         stop: Some(stop.clone()),
         ..Default::default()
     };
-    // The search runs on its own thread while this one, holding the GIL a moment every
-    // tenth of a second, lets Python's signal handlers run: Ctrl-C stops it.
-    let report = std::thread::scope(|scope| -> PyResult<_> {
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (g, options) = (&g, &options);
-        scope.spawn(move || {
-            let _ = tx.send(npuzzle::space::explore(g, options));
-        });
-        // Shared with the detached closures below (a receiver alone is not `Sync`).
-        let rx = std::sync::Mutex::new(rx);
-        let wait = |timeout| {
-            rx.lock()
-                .map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected)
-                .and_then(|r| r.recv_timeout(timeout))
-        };
-        loop {
-            let got = py.detach(|| wait(std::time::Duration::from_millis(100)));
-            match got {
-                Ok(result) => return result.map_err(value_error),
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(value_error("the search ended without a report"));
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-                        let _ = py.detach(|| wait(std::time::Duration::from_secs(3600)));
-                        return Err(e);
-                    }
-                }
-            }
-        }
-    })?;
+    let report =
+        interruptible(py, &stop, || npuzzle::space::explore(&g, &options))?.map_err(value_error)?;
     let d = pyo3::types::PyDict::new(py);
     d.set_item("size", &report.size)?;
     d.set_item("goal", &report.goal)?;

@@ -430,3 +430,31 @@ def test_explore_stops_on_ctrl_c():
     with pytest.raises(KeyboardInterrupt):
         npuzzle.explore("4x3")  # about 15 s whole
     assert time.monotonic() - started < 5
+
+
+# Korf's #82 (62 moves), blank last: minutes of IDA* on Manhattan distance alone.
+LONG_FOUR = "0 12 11 1 4 10 13 9 5 8 7 3 15 14 6 2"
+
+
+@pytest.mark.parametrize("call", ["solve", "solve_many", "lengths_bytes", "check"])
+def test_long_searches_stop_on_ctrl_c(call):
+    import signal
+    import time
+
+    solver = npuzzle.Solver("4x4", algorithm="idastar", heuristic="manhattan", timeout=120)
+    # A valid answer, far from optimal: checking it searches for the optimum.
+    long_answer = npuzzle.solve(LONG_FOUR, algorithm="large").moves
+    run = {
+        "solve": lambda: solver.solve(LONG_FOUR),
+        "solve_many": lambda: solver.solve_many([LONG_FOUR, LONG_FOUR]),
+        "lengths_bytes": lambda: solver.lengths_bytes([LONG_FOUR]),
+        "check": lambda: solver.check(LONG_FOUR, long_answer),
+    }[call]
+    threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        run()
+    assert time.monotonic() - started < 5
+    # The solver still answers afterwards.
+    one_move = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15"
+    assert replays(one_move, solver.solve(one_move)) == 1
