@@ -306,7 +306,13 @@ impl KeptCheckpoint {
                 // A partial temporary file is no use to anyone.
                 let _ = std::fs::remove_file(&tmp);
             })
-            .with_context(|| format!("writing the checkpoint {}", path.display()))
+            .with_context(|| {
+                format!(
+                    "writing the checkpoint {} (through {})",
+                    path.display(),
+                    tmp.display()
+                )
+            })
     }
 }
 

@@ -11,8 +11,8 @@ use npuzzle::heuristic::HeuristicKind;
 use npuzzle::heuristic::pdb_file::PdbCache;
 use npuzzle::heuristic::pdb_set::PdbEvent;
 use npuzzle::judge::Verdict;
-use npuzzle::search::LimitKind;
 use npuzzle::search::Limits;
+use npuzzle::search::{LimitKind, SearchError};
 use npuzzle::solver::batch::{Goals, Solvers, push_line};
 use npuzzle::solver::cache::SolverCache;
 use npuzzle::solver::sinks::{Collect, Collected, length};
@@ -42,9 +42,7 @@ fn value_error(e: impl std::fmt::Display) -> PyErr {
 /// A solve failure as the Python exception it becomes.
 fn solve_error(e: SolveError) -> PyErr {
     match e {
-        SolveError::Search(npuzzle::search::SearchError::Limit(l)) => {
-            SearchLimitError::new_err(l.to_string())
-        }
+        SolveError::Search(SearchError::Limit(l)) => SearchLimitError::new_err(l.to_string()),
         other => value_error(other),
     }
 }
@@ -174,6 +172,15 @@ fn interruptible<T: Send>(
             }
         }
     })
+}
+
+/// States a search started from Python expands on the calling thread before it goes on a
+/// thread of its own that Ctrl-C can stop (milliseconds; see `Solver::searching`).
+const INLINE_STATES: u64 = 100_000;
+
+/// Whether a search stopped at its node limit.
+fn stopped_by_nodes(r: &Result<Outcome, SolveError>) -> bool {
+    matches!(r, Err(SolveError::Search(SearchError::Limit(l))) if l.kind == LimitKind::Nodes)
 }
 
 /// A fresh flag for [`interruptible`], and `limits` that stop on it.
@@ -588,15 +595,35 @@ fn batch_of(py: Python<'_>, boards: &Bound<'_, PyAny>) -> PyResult<Batch> {
 }
 
 impl Solver {
-    /// `search` with this solver's limits, stopped by Ctrl-C ([`interruptible`]); a solver
-    /// that answers from a table (microseconds) runs it here, without a thread of its own.
+    /// `search` with this solver's limits, stopped by Ctrl-C ([`interruptible`]). A solver
+    /// that answers from a table (microseconds) runs it here, and so does one whose searches
+    /// can tell they were `cut_short` by a node limit: first within [`INLINE_STATES`], which
+    /// answers most boards without the cost of a thread, then, cut short, over again on a
+    /// thread of its own.
     fn searching<T: Send>(
         &self,
         py: Python<'_>,
-        search: impl FnOnce(&Limits) -> T + Send,
+        search: impl Fn(&Limits) -> T + Send + Sync,
+        cut_short: Option<fn(&T) -> bool>,
     ) -> PyResult<T> {
         if self.inner.effective_algorithm() == Algorithm::Table {
             return Ok(py.detach(|| search(&self.limits)));
+        }
+        let cap = self
+            .limits
+            .max_nodes
+            .map_or(INLINE_STATES, |n| n.min(INLINE_STATES));
+        if let Some(cut_short) = cut_short {
+            let first = Limits {
+                max_nodes: Some(cap),
+                ..self.limits.clone()
+            };
+            let answer = py.detach(|| search(&first));
+            // Cut short by the solver's own node limit is its answer.
+            let own = self.limits.max_nodes.is_some_and(|n| n <= INLINE_STATES);
+            if !cut_short(&answer) || own {
+                return Ok(answer);
+            }
         }
         let (stop, limits) = stoppable(&self.limits);
         interruptible(py, &stop, || search(&limits))
@@ -786,7 +813,11 @@ impl Solver {
     fn solve(&self, py: Python<'_>, board: &Bound<'_, PyAny>) -> PyResult<Option<Solution_>> {
         let b = self.board(board)?;
         let outcome = self
-            .searching(py, |limits| self.inner.solve_within(&b, limits))?
+            .searching(
+                py,
+                |limits| self.inner.solve_within(&b, limits),
+                Some(stopped_by_nodes),
+            )?
             .map_err(solve_error)?;
         Ok(solution_of(
             outcome,
@@ -886,7 +917,11 @@ impl Solver {
         moves: &str,
     ) -> PyResult<CheckResult> {
         let b = self.board(board)?;
-        let verdict = self.searching(py, |limits| self.inner.judge_within(&b, moves, limits))?;
+        let verdict = self.searching(
+            py,
+            |limits| self.inner.judge_within(&b, moves, limits),
+            None,
+        )?;
         Ok(CheckResult { verdict })
     }
 
@@ -906,7 +941,7 @@ impl Solver {
         }
         let split = py.detach(|| self.inner.frontier(&b, depth));
         match split {
-            Err(SolveError::Search(npuzzle::search::SearchError::Unsolvable)) => Ok(py.None()),
+            Err(SolveError::Search(SearchError::Unsolvable)) => Ok(py.None()),
             Err(e) => Err(solve_error(e)),
             Ok(Split::Solved(s)) => {
                 let sol = solved_split(s, 0, 0, 0.0);
@@ -949,7 +984,7 @@ impl Solver {
         }
         let split = py.detach(|| self.inner.split(&b, tasks, depth));
         match split {
-            Err(SolveError::Search(npuzzle::search::SearchError::Unsolvable)) => Ok(py.None()),
+            Err(SolveError::Search(SearchError::Unsolvable)) => Ok(py.None()),
             Err(e) => Err(solve_error(e)),
             Ok((Split::Solved(s), _)) => {
                 let sol = solved_split(s, 0, 0, 0.0);
