@@ -609,19 +609,15 @@ impl Solver {
         if self.inner.effective_algorithm() == Algorithm::Table {
             return Ok(py.detach(|| search(&self.limits)));
         }
-        let cap = self
-            .limits
-            .max_nodes
-            .map_or(INLINE_STATES, |n| n.min(INLINE_STATES));
         if let Some(cut_short) = cut_short {
+            // The solver's own node limit, when within the first states, is the whole search.
+            let own = self.limits.max_nodes.filter(|&n| n <= INLINE_STATES);
             let first = Limits {
-                max_nodes: Some(cap),
+                max_nodes: Some(own.unwrap_or(INLINE_STATES)),
                 ..self.limits.clone()
             };
             let answer = py.detach(|| search(&first));
-            // Cut short by the solver's own node limit is its answer.
-            let own = self.limits.max_nodes.is_some_and(|n| n <= INLINE_STATES);
-            if !cut_short(&answer) || own {
+            if own.is_some() || !cut_short(&answer) {
                 return Ok(answer);
             }
         }
