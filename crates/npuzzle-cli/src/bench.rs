@@ -303,10 +303,21 @@ fn print_projection(
     instances: &[(usize, Board, usize)],
     kept: &[(usize, Checkpoint)],
 ) {
-    // Nothing to say when all are solved, or when nothing was spent on any.
-    if records.len() >= instances.len()
-        || (records.is_empty() && lines.is_empty() && kept.is_empty())
-    {
+    // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
+    let spent: f64 = records.iter().fold(0.0, |s, r| s + r.seconds);
+    // All solved: their total (one instance's is in its row).
+    if records.len() >= instances.len() {
+        if instances.len() > 1 {
+            println!(
+                "  solved all {} in {} of search",
+                instances.len(),
+                human_seconds(spent)
+            );
+        }
+        return;
+    }
+    // Nothing to say when nothing was spent on any.
+    if records.is_empty() && lines.is_empty() && kept.is_empty() {
         return;
     }
     let kept_of = |no: usize| kept.iter().find(|(k, _)| *k == no).map(|(_, c)| c);
@@ -315,6 +326,8 @@ fn print_projection(
         records,
         lines,
     );
+    // What an unsolved line says a run spent, before the checkpoints raise the floors.
+    let in_lines: Vec<u64> = pending.iter().map(|p| p.at_least).collect();
     // A kept checkpoint is a floor too (a killed run writes no unsolved line).
     for p in &mut pending {
         if let Some(c) = kept_of(p.instance) {
@@ -322,8 +335,6 @@ fn print_projection(
         }
     }
     let solved: Vec<&InstanceResult> = records.iter().collect();
-    // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
-    let spent: f64 = records.iter().fold(0.0, |s, r| s + r.seconds);
     let projection = project(&solved, &pending);
     match &projection {
         Some(p) => println!(
@@ -368,7 +379,8 @@ fn print_projection(
                 Some(q) => row += &format!("  {cost:.2e} states, {}", human_seconds(cost / q.rate)),
                 None => {}
             }
-            if p.at_least > 0 && (projection.is_none() || floor < cost) {
+            // Without a line (a killed run), the checkpoint below says what was spent.
+            if in_lines[i] > 0 && (projection.is_none() || floor < cost) {
                 row += &format!(" (a run stopped unsolved after {floor:.2e} states)");
             }
             if let Some(c) = kept_of(p.instance) {
@@ -445,7 +457,7 @@ fn remove_checkpoint(path: &std::path::Path, instance: usize) -> bool {
 
 /// The checkpoints kept beside the results file `path` for the unsolved `instances` with
 /// these databases and goal form. One that is not (another run's databases or form, a file
-/// that is no checkpoint) is named on stderr as not counted: a summary only reads.
+/// that is no checkpoint) is named on stderr as not counted, with why: a summary only reads.
 fn kept_checkpoints(
     path: &std::path::Path,
     instances: &[(usize, Board, usize)],
@@ -459,11 +471,8 @@ fn kept_checkpoints(
         .filter_map(|&(no, _, optimum)| {
             match KeptCheckpoint::read(&checkpoint_path(path, no), no, heuristic, form, optimum) {
                 Ok(kept) => kept.map(|k| (no, k.checkpoint)),
-                Err(_) => {
-                    eprintln!(
-                        "npuzzle: {} is not counted: it is no checkpoint of #{no} with these databases and form",
-                        checkpoint_path(path, no).display()
-                    );
+                Err(e) => {
+                    eprintln!("npuzzle: not counted: {e:#}");
                     None
                 }
             }
@@ -482,12 +491,25 @@ fn korf_summary(
 ) -> Result<ExitCode> {
     let held = ResultsFile::read(path)?;
     // The databases of the last solved line (a trial run's unsolved line must not hide the
-    // file's results), or of the last line when none is solved.
+    // file's results), or of the last line when none is solved, or of the first checkpoint of
+    // this form when there is no line (a first run killed before any instance ended).
     let of_form = || held.iter().rev().filter(|h| h.goal == form);
     let Some(heuristic) = of_form()
         .find(|h| h.solved())
         .or_else(|| of_form().next())
         .map(|h| h.heuristic.clone())
+        .or_else(|| {
+            instances.iter().find_map(|&(no, _, optimum)| {
+                KeptCheckpoint::open(&checkpoint_path(path, no))
+                    .ok()
+                    .flatten()
+                    .filter(|k| {
+                        (k.instance, k.goal.as_str()) == (no, form)
+                            && k.checkpoint.bound as usize <= optimum
+                    })
+                    .map(|k| k.heuristic)
+            })
+        })
     else {
         println!("{}: no {form} results", path.display());
         return Ok(ExitCode::SUCCESS);
@@ -713,7 +735,11 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                     break;
                 }
                 let resume = match &kept_at {
-                    Some(p) => KeptCheckpoint::read(p, i.0, &heuristic, form, i.2)?,
+                    Some(p) => {
+                        KeptCheckpoint::read(p, i.0, &heuristic, form, i.2).map_err(|e| {
+                            anyhow::anyhow!("{e:#}; move it away to search #{} afresh", i.0)
+                        })?
+                    }
                     None => None,
                 };
                 if let Some(k) = &resume {

@@ -250,17 +250,9 @@ pub fn checkpoint_path(results: &Path, instance: usize) -> PathBuf {
 }
 
 impl KeptCheckpoint {
-    /// The checkpoint at `path` when it is `instance`'s with these databases and goal form,
-    /// whose bound is at most the instance's `optimum`; `None` when there is none. Anything
-    /// else there (another instance's or other databases' checkpoint, a bound past the
-    /// optimum, a file that is no checkpoint) is an error naming it: never overwritten.
-    pub fn read(
-        path: &Path,
-        instance: usize,
-        heuristic: &str,
-        goal: &str,
-        optimum: usize,
-    ) -> Result<Option<Self>> {
+    /// Whatever checkpoint is kept at `path`, whichever instance, databases and form it is of;
+    /// `None` when there is none, an error naming the file when it is no checkpoint.
+    pub fn open(path: &Path) -> Result<Option<Self>> {
         if !path.exists() {
             return Ok(None);
         }
@@ -268,17 +260,31 @@ impl KeptCheckpoint {
         let mut file = File::open(path)
             .with_context(|| format!("opening the checkpoint {}", path.display()))?;
         let text = read_capped(path, &mut file, MAX_CHECKPOINT_BYTES, "a checkpoint")?;
-        let kept: KeptCheckpoint = serde_json::from_str(&text).with_context(|| {
-            format!(
-                "{} is not a checkpoint npuzzle wrote; delete it to search #{instance} afresh",
-                path.display()
-            )
-        })?;
+        serde_json::from_str(&text)
+            .map(Some)
+            .with_context(|| format!("{} is not a checkpoint npuzzle wrote", path.display()))
+    }
+
+    /// The checkpoint at `path` when it is `instance`'s with these databases and goal form,
+    /// whose bound is at most the instance's `optimum`; `None` when there is none. Anything
+    /// else there (another instance's or other databases' checkpoint, a bound past the
+    /// optimum, a file that is no checkpoint) is an error naming it and saying why: a run
+    /// never overwrites it, and a summary does not count it.
+    pub fn read(
+        path: &Path,
+        instance: usize,
+        heuristic: &str,
+        goal: &str,
+        optimum: usize,
+    ) -> Result<Option<Self>> {
+        let Some(kept) = Self::open(path)? else {
+            return Ok(None);
+        };
         if (kept.instance, kept.heuristic.as_str(), kept.goal.as_str())
             != (instance, heuristic, goal)
         {
             bail!(
-                "{} is #{}'s checkpoint with {} ({} goal), not this run's: move it away to search #{instance} with these databases",
+                "{} is #{}'s checkpoint with {} ({} goal), not #{instance}'s with {heuristic} ({goal} goal)",
                 path.display(),
                 kept.instance,
                 kept.heuristic,
@@ -287,7 +293,7 @@ impl KeptCheckpoint {
         }
         if kept.checkpoint.bound as usize > optimum {
             bail!(
-                "{}: bound {} is past #{instance}'s optimum {optimum}, so no search left it; delete it to search #{instance} afresh",
+                "{}: its bound {} is past #{instance}'s optimum {optimum}, so no search of #{instance} left it",
                 path.display(),
                 kept.checkpoint.bound
             );

@@ -1381,6 +1381,15 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
         "{}",
         stdout(&o)
     );
+    // A run of instances the file holds all solved searches nothing and gives their total
+    // time (one second each here).
+    let o = npuzzle(&korf24_args("25,38,40", None, f), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("solved all 3 in 3.00 s of search"),
+        "{}",
+        stdout(&o)
+    );
     // The next run goes on with #2 (here to a short budget), adding a line.
     let o = npuzzle(&korf24_args("2", Some("0.2"), f), "");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -1393,9 +1402,10 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
 
 /// An instance stopped at its budget keeps its finished iterations in a checkpoint beside the
 /// results file; the next run goes on from it, counts what the earlier run spent before it,
-/// and removes it once the instance is solved. A checkpoint of other databases, one with a
-/// bound past the optimum, and a file that is no checkpoint are errors naming the file, which
-/// is left as it was.
+/// and removes it once the instance is solved; the summary lists it, even beside a results
+/// file with no line yet. A checkpoint of other databases, one with a bound past the optimum,
+/// and a file that is no checkpoint are errors naming the file and why, which is left as it
+/// was; the summary names them, with why, as not counted.
 #[test]
 fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     let (dir, file) = korf24_results_dir("checkpoint");
@@ -1438,6 +1448,22 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         "{}",
         stdout(&o)
     );
+    // A first run killed before its line was written leaves an empty file and the checkpoint:
+    // the summary takes the databases from the checkpoint and lists it.
+    let line = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, "").unwrap();
+    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("0 of 50 instances solved")
+            && stdout(&o).contains(&format!(
+                "#40   82 moves; goes on from its checkpoint at bound {bound}, {:.2e} states",
+                before as f64
+            )),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::write(&file, line).unwrap();
     // Solved from there, with the states before the checkpoint counted; the checkpoint goes.
     let o = npuzzle(&korf24_args("40", None, f), "");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -1471,7 +1497,7 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     past["instance"] = 25.into();
     past["checkpoint"]["bound"] = 83.into();
     for (text, says) in [
-        (other.to_string(), "not this run's: move it away"),
+        (other.to_string(), "not #25's with"),
         (past.to_string(), "bound 83 is past #25's optimum 81"),
         (
             "my notes\n".to_string(),
@@ -1482,11 +1508,21 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         let o = npuzzle(&korf24_args("25", Some("0.2"), f), "");
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         assert!(
-            stderr(&o).contains("korf24.jsonl.25.checkpoint") && stderr(&o).contains(says),
+            stderr(&o).contains("korf24.jsonl.25.checkpoint")
+                && stderr(&o).contains(says)
+                && stderr(&o).contains("move it away to search #25 afresh"),
             "{}",
             stderr(&o)
         );
         assert_eq!(std::fs::read_to_string(&kept25).unwrap(), text);
+        // The summary does not count it, and says why.
+        let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("not counted: ") && stderr(&o).contains(says),
+            "{}",
+            stderr(&o)
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
