@@ -456,8 +456,9 @@ fn remove_checkpoint(path: &std::path::Path, instance: usize) -> bool {
 }
 
 /// The checkpoints kept beside the results file `path` for the unsolved `instances` with
-/// these databases and goal form. One that is not (another run's databases or form, a file
-/// that is no checkpoint) is named on stderr as not counted, with why: a summary only reads.
+/// these databases and goal form. One that is not (another instance's, another run's databases
+/// or form, a bound past the optimum, a file that is no checkpoint) is named on stderr as not
+/// counted, with why: a summary only reads.
 fn kept_checkpoints(
     path: &std::path::Path,
     instances: &[(usize, Board, usize)],
@@ -500,13 +501,11 @@ fn korf_summary(
         .map(|h| h.heuristic.clone())
         .or_else(|| {
             instances.iter().find_map(|&(no, _, optimum)| {
-                KeptCheckpoint::open(&checkpoint_path(path, no))
+                let at = checkpoint_path(path, no);
+                KeptCheckpoint::open(&at)
                     .ok()
                     .flatten()
-                    .filter(|k| {
-                        (k.instance, k.goal.as_str()) == (no, form)
-                            && k.checkpoint.bound as usize <= optimum
-                    })
+                    .filter(|k| k.fits(&at, no, &k.heuristic, form, optimum).is_ok())
                     .map(|k| k.heuristic)
             })
         })

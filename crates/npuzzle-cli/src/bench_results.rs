@@ -280,25 +280,48 @@ impl KeptCheckpoint {
         let Some(kept) = Self::open(path)? else {
             return Ok(None);
         };
-        if (kept.instance, kept.heuristic.as_str(), kept.goal.as_str())
-            != (instance, heuristic, goal)
-        {
-            bail!(
-                "{} is #{}'s checkpoint with {} ({} goal), not #{instance}'s with {heuristic} ({goal} goal)",
-                path.display(),
-                kept.instance,
-                kept.heuristic,
-                kept.goal
-            );
-        }
-        if kept.checkpoint.bound as usize > optimum {
-            bail!(
-                "{}: its bound {} is past #{instance}'s optimum {optimum}, so no search of #{instance} left it",
-                path.display(),
-                kept.checkpoint.bound
-            );
-        }
+        kept.fits(path, instance, heuristic, goal, optimum)?;
         Ok(Some(kept))
+    }
+
+    /// Whether this checkpoint, read from `path`, is `instance`'s with these databases and
+    /// goal form, at a bound no search of an instance of `optimum` moves can have passed; an
+    /// error naming the file and why when not.
+    pub fn fits(
+        &self,
+        path: &Path,
+        instance: usize,
+        heuristic: &str,
+        goal: &str,
+        optimum: usize,
+    ) -> Result<()> {
+        // Named by what differs: the full database names are long.
+        let path = path.display();
+        if self.instance != instance {
+            bail!(
+                "{path} is #{}'s checkpoint, not #{instance}'s",
+                self.instance
+            );
+        }
+        if self.goal != goal {
+            bail!(
+                "{path} is a checkpoint of the {} goal, not the {goal} goal",
+                self.goal
+            );
+        }
+        if self.heuristic != heuristic {
+            bail!(
+                "{path} is a checkpoint with databases {}, not {heuristic}",
+                self.heuristic
+            );
+        }
+        if self.checkpoint.bound as usize > optimum {
+            bail!(
+                "{path}: its bound {} is past #{instance}'s optimum {optimum}: no search of #{instance} wrote it",
+                self.checkpoint.bound
+            );
+        }
+        Ok(())
     }
 
     /// Writes it to `path` whole or not at all (a temporary file renamed over it).

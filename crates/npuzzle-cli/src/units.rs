@@ -3,7 +3,9 @@
 
 /// `secs` in whichever of hours, minutes, seconds, milliseconds or microseconds reads best.
 pub fn human_seconds(secs: f64) -> String {
-    if secs >= 2.0 * 3600.0 {
+    if secs == 0.0 {
+        "0 s".to_string()
+    } else if secs >= 2.0 * 3600.0 {
         format!("{:.1} h", secs / 3600.0)
     } else if secs >= 120.0 {
         format!("{:.1} min", secs / 60.0)
@@ -28,5 +30,6 @@ mod tests {
         assert_eq!(human_seconds(3.0), "3.00 s");
         assert_eq!(human_seconds(0.0123), "12.30 ms");
         assert_eq!(human_seconds(0.000_004_2), "4.2 us");
+        assert_eq!(human_seconds(0.0), "0 s");
     }
 }

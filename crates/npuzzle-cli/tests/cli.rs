@@ -1497,8 +1497,14 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     past["instance"] = 25.into();
     past["checkpoint"]["bound"] = 83.into();
     for (text, says) in [
-        (other.to_string(), "not #25's with"),
-        (past.to_string(), "bound 83 is past #25's optimum 81"),
+        (
+            other.to_string(),
+            "is a checkpoint with databases 6-6-6-6, not blocks-4",
+        ),
+        (
+            past.to_string(),
+            "bound 83 is past #25's optimum 81: no search of #25 wrote it",
+        ),
         (
             "my notes\n".to_string(),
             "is not a checkpoint npuzzle wrote",
