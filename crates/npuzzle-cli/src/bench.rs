@@ -492,8 +492,9 @@ fn korf_summary(
 ) -> Result<ExitCode> {
     let held = ResultsFile::read(path)?;
     // The databases of the last solved line (a trial run's unsolved line must not hide the
-    // file's results), or of the last line when none is solved, or of the first checkpoint of
-    // this form when there is no line (a first run killed before any instance ended).
+    // file's results), or of the last line when none is solved, or, when there is no line (a
+    // first run killed before any instance ended), of the first checkpoint that `fits` its own
+    // instance, this form and the optimum.
     let of_form = || held.iter().rev().filter(|h| h.goal == form);
     let Some(heuristic) = of_form()
         .find(|h| h.solved())
