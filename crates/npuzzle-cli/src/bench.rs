@@ -96,7 +96,8 @@ pub enum Which {
         /// already holds a solution for: a run stopped at any point resumes where it stopped.
         /// An instance stopped by the budget or an interrupt (Ctrl-C, SIGTERM) is recorded
         /// unsolved with the states it spent; its search goes on next time from the last
-        /// iteration it finished (kept in FILE.N.checkpoint beside FILE until it is solved).
+        /// iteration it finished (kept beside FILE as FILE.N.FORM.DATABASES.checkpoint until it
+        /// is solved).
         /// One run a file at a time (a second is refused while the first holds it).
         #[arg(long, value_name = "FILE")]
         results: Option<std::path::PathBuf>,
@@ -470,8 +471,8 @@ fn kept_checkpoints(
         .iter()
         .filter(|(no, ..)| !solved.iter().any(|r| r.instance == *no))
         .filter_map(|&(no, _, optimum)| {
-            match KeptCheckpoint::read(&checkpoint_path(path, no), no, heuristic, form, optimum) {
-                Ok(kept) => kept.map(|k| (no, k.checkpoint)),
+            match KeptCheckpoint::find(path, no, heuristic, form, optimum, false) {
+                Ok(kept) => kept.map(|(_, k)| (no, k.checkpoint)),
                 Err(e) => {
                     eprintln!("npuzzle: not counted: {e:#}");
                     None
@@ -493,32 +494,35 @@ fn korf_summary(
     let held = ResultsFile::read(path)?;
     // The databases of the last solved line (a trial run's unsolved line must not hide the
     // file's results), or of the last line when none is solved, or, when there is no line (a
-    // first run killed before any instance ended), of the first checkpoint that `fits` its own
-    // instance, this form and the optimum.
+    // first run killed before any instance ended), of the lowest-numbered checkpoint beside it
+    // that `fits` its own instance, this form and the optimum.
     let of_form = || held.iter().rev().filter(|h| h.goal == form);
     let Some(heuristic) = of_form()
         .find(|h| h.solved())
         .or_else(|| of_form().next())
         .map(|h| h.heuristic.clone())
         .or_else(|| {
-            instances.iter().find_map(|&(no, _, optimum)| {
-                let at = checkpoint_path(path, no);
-                KeptCheckpoint::open(&at)
-                    .ok()
-                    .flatten()
-                    .filter(|k| k.fits(&at, no, &k.heuristic, form, optimum).is_ok())
-                    .map(|k| k.heuristic)
-            })
+            KeptCheckpoint::beside(path)
+                .into_iter()
+                .find(|(at, k)| {
+                    instances.iter().any(|&(no, _, optimum)| {
+                        k.fits(at, no, &k.heuristic, form, optimum).is_ok()
+                    })
+                })
+                .map(|(_, k)| k.heuristic)
         })
     else {
         println!("{}: no {form} results", path.display());
         return Ok(ExitCode::SUCCESS);
     };
     let (matching, other) = counted(&held, &heuristic, form);
-    println!("{TABLE_HEAD}");
     let mut records: Vec<InstanceResult> = Vec::new();
     for (no, ..) in instances {
         if let Some(h) = latest_solution(&matching, *no) {
+            // The table's head over its first row: a file with nothing solved has no table.
+            if records.is_empty() {
+                println!("{TABLE_HEAD}");
+            }
             print_line(
                 &(h.instance, h.found, h.optimum, h.expanded, h.seconds),
                 h.root_estimate,
@@ -712,36 +716,48 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                     records.push(h.clone());
                 }
             }
+            // A search an earlier run stopped goes on from the last iteration it finished, kept
+            // beside the results file; each iteration this run finishes is kept there. Every
+            // instance's checkpoint is read before the first search: one that is not this
+            // run's stops the run now, not after hours of the instances before it.
+            let mut resumes = Vec::with_capacity(instances.len());
             for i in &instances {
-                // A search an earlier run stopped goes on from the last iteration it finished,
-                // kept beside the results file; each iteration this run finishes is kept there.
-                let kept_at = run.results.as_ref().map(|p| checkpoint_path(p, i.0));
+                let Some(p) = &run.results else {
+                    resumes.push(None);
+                    continue;
+                };
+                let kept = KeptCheckpoint::find(p, i.0, &heuristic, form, i.2, true);
                 if records.iter().any(|h| h.instance == i.0) {
                     // A solved instance's own checkpoint (left when its removal failed) is
                     // done with; anything else there is left alone.
-                    if let Some(p) = &kept_at
-                        && let Ok(Some(_)) = KeptCheckpoint::read(p, i.0, &heuristic, form, i.2)
-                        && remove_checkpoint(p, i.0)
+                    if let Ok(Some((at, _))) = kept
+                        && remove_checkpoint(&at, i.0)
                     {
                         eprintln!(
                             "npuzzle: #{} is solved in the results file; its leftover checkpoint {} is removed",
                             i.0,
-                            p.display()
+                            at.display()
                         );
                     }
+                    resumes.push(None);
+                    continue;
+                }
+                resumes.push(kept.map_err(|e| {
+                    anyhow::anyhow!("{e:#}; move it away to search #{} afresh", i.0)
+                })?);
+            }
+            for (i, resume) in instances.iter().zip(resumes) {
+                if records.iter().any(|h| h.instance == i.0) {
                     continue;
                 }
                 if interrupted() {
                     break;
                 }
-                let resume = match &kept_at {
-                    Some(p) => {
-                        KeptCheckpoint::read(p, i.0, &heuristic, form, i.2).map_err(|e| {
-                            anyhow::anyhow!("{e:#}; move it away to search #{} afresh", i.0)
-                        })?
-                    }
-                    None => None,
-                };
+                let kept_at = run
+                    .results
+                    .as_ref()
+                    .map(|p| checkpoint_path(p, i.0, &heuristic, form));
+                let resume = resume.map(|(_, k)| k);
                 if let Some(k) = &resume {
                     eprintln!(
                         "npuzzle: #{} goes on from bound {}: {} states in {} before it, in earlier runs",
@@ -761,7 +777,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                         .filter(|_| resumed)
                     {
                         Some(p) => format!(
-                            "#{} going on from {} (delete it to search #{} afresh)",
+                            "#{} going on from {} (move it away to search #{} afresh)",
                             i.0,
                             p.display(),
                             i.0

@@ -241,12 +241,54 @@ pub struct KeptCheckpoint {
     pub checkpoint: Checkpoint,
 }
 
-/// Where instance `instance`'s checkpoint is kept beside the results file `results`.
-pub fn checkpoint_path(results: &Path, instance: usize) -> PathBuf {
-    let name = results
+/// Where instance `instance`'s checkpoint of a search with `heuristic` (a [`PdbSet::describe`]
+/// line) for the `goal` form is kept beside the results file `results`:
+/// `FILE.N.FORM.NAME-HASH.checkpoint`, NAME the databases' short name and HASH a digest of their
+/// whole description. One results file may hold runs of several forms and databases; each
+/// keeps its own checkpoint of an instance, and none stops on another's.
+///
+/// [`PdbSet::describe`]: npuzzle::heuristic::pdb_set::PdbSet::describe
+pub fn checkpoint_path(results: &Path, instance: usize, heuristic: &str, goal: &str) -> PathBuf {
+    let name: String = heuristic
+        .split_whitespace()
+        .next()
+        .unwrap_or("databases")
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .take(32)
+        .collect();
+    let form: String = goal
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    results.with_file_name(format!(
+        "{}.{instance}.{form}.{name}-{:08x}.checkpoint",
+        results_name(results),
+        digest(heuristic)
+    ))
+}
+
+/// Where earlier builds kept instance `instance`'s checkpoint before the name carried the form
+/// and the databases: a run adopts one that fits ([`KeptCheckpoint::find`]).
+fn unlabelled_checkpoint_path(results: &Path, instance: usize) -> PathBuf {
+    results.with_file_name(format!("{}.{instance}.checkpoint", results_name(results)))
+}
+
+/// The results file's own name, the stem of its checkpoints' names.
+fn results_name(results: &Path) -> String {
+    results
         .file_name()
-        .map_or_else(|| "results".into(), |n| n.to_string_lossy().into_owned());
-    results.with_file_name(format!("{name}.{instance}.checkpoint"))
+        .map_or_else(|| "results".into(), |n| n.to_string_lossy().into_owned())
+}
+
+/// A digest of `text` that stays the same across platforms and versions (FNV-1a, 64 bits,
+/// folded to 32): it tells two database descriptions apart in a file name, where the
+/// description itself (the whole partition) would be too long.
+fn digest(text: &str) -> u32 {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    (hash ^ (hash >> 32)) as u32
 }
 
 impl KeptCheckpoint {
@@ -282,6 +324,75 @@ impl KeptCheckpoint {
         };
         kept.fits(path, instance, heuristic, goal, optimum)?;
         Ok(Some(kept))
+    }
+
+    /// Instance `instance`'s checkpoint for a run with these databases and goal form beside the
+    /// results file `results`, with where it is; `None` when there is none. The one at its
+    /// own name ([`checkpoint_path`]) must fit (see [`Self::read`]). One an older npuzzle kept
+    /// under the name without form and databases is this run's only when it fits, and is then
+    /// renamed to its own name when `adopt` (a run; a summary only reads); one that does not
+    /// fit is another run's, left alone.
+    pub fn find(
+        results: &Path,
+        instance: usize,
+        heuristic: &str,
+        goal: &str,
+        optimum: usize,
+        adopt: bool,
+    ) -> Result<Option<(PathBuf, Self)>> {
+        let own = checkpoint_path(results, instance, heuristic, goal);
+        if let Some(kept) = Self::read(&own, instance, heuristic, goal, optimum)? {
+            return Ok(Some((own, kept)));
+        }
+        let old = unlabelled_checkpoint_path(results, instance);
+        let Some(kept) = Self::open(&old)
+            .ok()
+            .flatten()
+            .filter(|k| k.fits(&old, instance, heuristic, goal, optimum).is_ok())
+        else {
+            return Ok(None);
+        };
+        if !adopt {
+            return Ok(Some((old, kept)));
+        }
+        std::fs::rename(&old, &own).with_context(|| {
+            format!(
+                "renaming #{instance}'s checkpoint {} to {}",
+                old.display(),
+                own.display()
+            )
+        })?;
+        eprintln!(
+            "npuzzle: #{instance}'s checkpoint {} is renamed {} (a checkpoint's name now carries its form and databases)",
+            old.display(),
+            own.display()
+        );
+        Ok(Some((own, kept)))
+    }
+
+    /// Every checkpoint kept beside the results file `results` (files named
+    /// `FILE.*.checkpoint` that read as one), with where it is, lowest instance first.
+    pub fn beside(results: &Path) -> Vec<(PathBuf, Self)> {
+        let stem = format!("{}.", results_name(results));
+        let dir = match results.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        let mut kept: Vec<(PathBuf, Self)> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| entry.path())
+            .filter(|p| {
+                p.file_name().is_some_and(|n| {
+                    let n = n.to_string_lossy();
+                    n.starts_with(&stem) && n.ends_with(".checkpoint")
+                })
+            })
+            .filter_map(|p| Self::open(&p).ok().flatten().map(|k| (p, k)))
+            .collect();
+        kept.sort_by(|a, b| (a.1.instance, &a.0).cmp(&(b.1.instance, &b.0)));
+        kept
     }
 
     /// Whether this checkpoint, read from `path`, is `instance`'s with these databases and

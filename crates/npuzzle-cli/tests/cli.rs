@@ -1400,20 +1400,38 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The checkpoint files beside `dir`'s results file, by name.
+fn checkpoints_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".checkpoint"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// An instance stopped at its budget keeps its finished iterations in a checkpoint beside the
-/// results file; the next run goes on from it, counts what the earlier run spent before it,
-/// and removes it once the instance is solved; the summary lists it, even beside a results
-/// file with no line yet. A checkpoint of other databases, one with a bound past the optimum,
-/// and a file that is no checkpoint are errors naming the file and why, which is left as it
-/// was; the summary names them, with why, as not counted.
+/// results file, named by instance, form and databases; the next run goes on from it, counts
+/// what the earlier run spent before it, and removes it once the instance is solved; the
+/// summary lists it, even beside a results file with no line yet. A run of the other form
+/// keeps its own. A checkpoint under the name earlier builds gave (no form or databases) is
+/// adopted. A checkpoint of other databases, one with a bound past the optimum, and a file
+/// that is no checkpoint are errors naming the file and why, found before any instance is
+/// searched, and the file is left as it was; the summary names them, with why, as not counted.
 #[test]
 fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     let (dir, file) = korf24_results_dir("checkpoint");
     let f = file.to_str().unwrap();
-    let kept = dir.join("korf24.jsonl.40.checkpoint");
     // #40 (82 moves) takes blocks-4 some seconds: a second's budget stops it unsolved.
     let o = npuzzle(&korf24_args("40", Some("1"), f), "");
     assert!(o.status.success(), "{}", stderr(&o));
+    let names = checkpoints_in(&dir);
+    assert!(
+        names.len() == 1 && names[0].starts_with("korf24.jsonl.40.blank-first.blocks-4-"),
+        "{names:?}"
+    );
+    let kept = dir.join(&names[0]);
     let first: serde_json::Value =
         serde_json::from_str(std::fs::read_to_string(&file).unwrap().trim()).unwrap();
     assert!(first["found"].is_null(), "{first}");
@@ -1449,13 +1467,14 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         stdout(&o)
     );
     // A first run killed before its line was written leaves an empty file and the checkpoint:
-    // the summary takes the databases from the checkpoint and lists it.
+    // the summary takes the databases from the checkpoint and lists it, with no empty table.
     let line = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, "").unwrap();
     let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("0 of 50 instances solved")
+            && !stdout(&o).contains("  #  length")
             && stdout(&o).contains(&format!(
                 "#40   82 moves; goes on from its checkpoint at bound {bound}, {:.2e} states",
                 before as f64
@@ -1464,14 +1483,33 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         stdout(&o)
     );
     std::fs::write(&file, line).unwrap();
+    // A run of the blank-last form in the same file keeps its own checkpoint beside it.
+    let mut args = korf24_args("40", Some("1"), f);
+    args.push("--blank-last");
+    let o = npuzzle(&args, "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let names = checkpoints_in(&dir);
+    assert!(
+        names.len() == 2 && names[1].starts_with("korf24.jsonl.40.blank-last.blocks-4-"),
+        "{names:?}"
+    );
+    let unchanged: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&kept).unwrap()).unwrap();
+    assert!(unchanged == c, "the blank-first checkpoint changed");
+    std::fs::remove_file(dir.join(&names[1])).unwrap();
+    // Kept by an earlier build under the name without form and databases: adopted.
+    let unlabelled = dir.join("korf24.jsonl.40.checkpoint");
+    std::fs::rename(&kept, &unlabelled).unwrap();
     // Solved from there, with the states before the checkpoint counted; the checkpoint goes.
     let o = npuzzle(&korf24_args("40", None, f), "");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains(&format!("#40 goes on from bound {bound}: {before} states")),
+        stderr(&o).contains(&format!("#40 goes on from bound {bound}: {before} states"))
+            && stderr(&o).contains("korf24.jsonl.40.checkpoint is renamed"),
         "{}",
         stderr(&o)
     );
+    assert!(!unlabelled.exists());
     let text = std::fs::read_to_string(&file).unwrap();
     let solved: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     assert_eq!(solved["found"], 82, "{solved}");
@@ -1488,8 +1526,10 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     );
     assert!(!kept.exists());
     // A checkpoint of other databases, one whose bound no search of #25 can have left, and a
-    // file that is no checkpoint each stop the run, named, before searching; none is touched.
-    let kept25 = dir.join("korf24.jsonl.25.checkpoint");
+    // file that is no checkpoint, each under #25's name, stop a run of #38 and #25, named,
+    // before #38 is searched; none is touched.
+    let kept25 = dir.join(names[0].replace(".40.", ".25."));
+    let lines_before = std::fs::read_to_string(&file).unwrap().lines().count();
     let mut other = c.clone();
     other["instance"] = 25.into();
     other["heuristic"] = "6-6-6-6".into();
@@ -1511,10 +1551,15 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         ),
     ] {
         std::fs::write(&kept25, &text).unwrap();
-        let o = npuzzle(&korf24_args("25", Some("0.2"), f), "");
+        let o = npuzzle(&korf24_args("38,25", Some("0.2"), f), "");
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(!stdout(&o).contains("\n 38 "), "{}", stdout(&o));
+        assert_eq!(
+            std::fs::read_to_string(&file).unwrap().lines().count(),
+            lines_before
+        );
         assert!(
-            stderr(&o).contains("korf24.jsonl.25.checkpoint")
+            stderr(&o).contains(kept25.file_name().unwrap().to_str().unwrap())
                 && stderr(&o).contains(says)
                 && stderr(&o).contains("move it away to search #25 afresh"),
             "{}",
