@@ -1084,7 +1084,8 @@ struct Iterations {
 impl Iterations {
     #[new]
     #[pyo3(signature = (first_bound, chunks=None))]
-    fn new(first_bound: u32, chunks: Option<Vec<Vec<String>>>) -> PyResult<Iterations> {
+    fn new(first_bound: i128, chunks: Option<Vec<Vec<String>>>) -> PyResult<Iterations> {
+        let first_bound: u32 = whole("first_bound", first_bound, 0)?;
         let inner = match chunks {
             None => SplitIterations::new(first_bound),
             Some(chunks) => {

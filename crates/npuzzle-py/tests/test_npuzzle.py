@@ -334,6 +334,9 @@ def test_split_iterations_deal_the_nearest_chunks_first():
         dealt.record((None, None, 0, 0, []))
     with pytest.raises(ValueError, match="chunk"):
         dealt.record((None, None, 0, 0, []), -1)
+    for bad, says in [(-1, "must be at least 0"), (2**32, "is too large")]:
+        with pytest.raises(ValueError, match=f"first_bound {says}"):
+            npuzzle.SplitIterations(bad)
 
 
 def test_a_missing_numpy_says_how_to_install_it():
