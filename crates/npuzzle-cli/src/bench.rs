@@ -96,8 +96,8 @@ pub enum Which {
         /// already holds a solution for: a run stopped at any point resumes where it stopped.
         /// An instance stopped by the budget or an interrupt (Ctrl-C, SIGTERM) is recorded
         /// unsolved with the states it spent; its search goes on next time from the last
-        /// iteration it finished (kept beside FILE as FILE.N.FORM.DATABASES.checkpoint until it
-        /// is solved).
+        /// iteration it finished (kept beside FILE as FILE.N.FORM.NAME-HASH.checkpoint, NAME and
+        /// HASH naming the databases, until it is solved).
         /// One run a file at a time (a second is refused while the first holds it).
         #[arg(long, value_name = "FILE")]
         results: Option<std::path::PathBuf>,
@@ -669,6 +669,19 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     let mut records: Vec<InstanceResult> = Vec::new();
     // This run's instances stopped at the budget.
     let mut unsolved: Vec<InstanceResult> = Vec::new();
+    // Every unsolved instance's checkpoint is checked before anything is searched or printed:
+    // one that is not this run's stops the run now, not after hours of the instances before
+    // it. (Each is read again when its instance's turn comes: the run may have written it.)
+    if let (Some(p), Split::Tree) = (&run.results, run.split) {
+        let (matching, _) = counted(&held, &heuristic, form);
+        for i in instances
+            .iter()
+            .filter(|i| latest_solution(&matching, i.0).is_none())
+        {
+            KeptCheckpoint::find(p, i.0, &heuristic, form, i.2, false)
+                .map_err(|e| anyhow::anyhow!("{e:#}; move it away to search #{} afresh", i.0))?;
+        }
+    }
     println!("{TABLE_HEAD}");
     let results: Vec<KorfLine> = match run.split {
         Split::Boards => {
@@ -716,21 +729,17 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                     records.push(h.clone());
                 }
             }
-            // A search an earlier run stopped goes on from the last iteration it finished, kept
-            // beside the results file; each iteration this run finishes is kept there. Every
-            // instance's checkpoint is read before the first search: one that is not this
-            // run's stops the run now, not after hours of the instances before it.
-            let mut resumes = Vec::with_capacity(instances.len());
             for i in &instances {
-                let Some(p) = &run.results else {
-                    resumes.push(None);
-                    continue;
+                // A search an earlier run stopped goes on from the last iteration it finished,
+                // kept beside the results file; each iteration this run finishes is kept there.
+                let find = |adopt| match &run.results {
+                    Some(p) => KeptCheckpoint::find(p, i.0, &heuristic, form, i.2, adopt),
+                    None => Ok(None),
                 };
-                let kept = KeptCheckpoint::find(p, i.0, &heuristic, form, i.2, true);
                 if records.iter().any(|h| h.instance == i.0) {
                     // A solved instance's own checkpoint (left when its removal failed) is
                     // done with; anything else there is left alone.
-                    if let Ok(Some((at, _))) = kept
+                    if let Ok(Some((at, _))) = find(false)
                         && remove_checkpoint(&at, i.0)
                     {
                         eprintln!(
@@ -739,25 +748,20 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                             at.display()
                         );
                     }
-                    resumes.push(None);
-                    continue;
-                }
-                resumes.push(kept.map_err(|e| {
-                    anyhow::anyhow!("{e:#}; move it away to search #{} afresh", i.0)
-                })?);
-            }
-            for (i, resume) in instances.iter().zip(resumes) {
-                if records.iter().any(|h| h.instance == i.0) {
                     continue;
                 }
                 if interrupted() {
                     break;
                 }
+                let found = find(true).map_err(|e| {
+                    anyhow::anyhow!("{e:#}; move it away to search #{} afresh", i.0)
+                })?;
+                // Where this run keeps the instance's checkpoints, and where it went on from.
                 let kept_at = run
                     .results
                     .as_ref()
                     .map(|p| checkpoint_path(p, i.0, &heuristic, form));
-                let resume = resume.map(|(_, k)| k);
+                let (resumed_from, resume) = found.unzip();
                 if let Some(k) = &resume {
                     eprintln!(
                         "npuzzle: #{} goes on from bound {}: {} states in {} before it, in earlier runs",
@@ -770,12 +774,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 let hook = kept_at
                     .clone()
                     .map(|path| keeping_checkpoints(path, i.0, &heuristic, form));
-                let resumed = resume.is_some();
-                let line =
-                    solve(i, resume.map(|k| k.checkpoint), hook).with_context(|| match kept_at
-                        .as_ref()
-                        .filter(|_| resumed)
-                    {
+                let line = solve(i, resume.map(|k| k.checkpoint), hook).with_context(|| {
+                    match &resumed_from {
                         Some(p) => format!(
                             "#{} going on from {} (move it away to search #{} afresh)",
                             i.0,
@@ -783,7 +783,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                             i.0
                         ),
                         None => format!("#{}", i.0),
-                    })?;
+                    }
+                })?;
                 // An interrupted search is kept as unsolved, with the states it spent: the
                 // summary prices the instance at no less, and a re-run goes on from the last
                 // iteration it finished.
@@ -812,12 +813,13 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 if let Some(f) = file.as_mut().filter(|_| recorded) {
                     f.append(&record)?;
                 }
-                // Solved and recorded: its checkpoint is done with (a failure to remove it
-                // loses nothing; the solved line makes the next run skip the instance).
-                if record.solved()
-                    && let Some(p) = kept_at.as_ref().filter(|p| p.exists())
-                {
-                    remove_checkpoint(p, i.0);
+                // Solved and recorded: its checkpoints are done with (where this run kept it,
+                // and where it went on from, if not renamed); a failure to remove one loses
+                // nothing, the solved line makes the next run skip the instance.
+                if record.solved() {
+                    for p in kept_at.iter().chain(&resumed_from).filter(|p| p.exists()) {
+                        remove_checkpoint(p, i.0);
+                    }
                 }
                 if stopped {
                     eprintln!(

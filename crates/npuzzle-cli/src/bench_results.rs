@@ -249,14 +249,12 @@ pub struct KeptCheckpoint {
 ///
 /// [`PdbSet::describe`]: npuzzle::heuristic::pdb_set::PdbSet::describe
 pub fn checkpoint_path(results: &Path, instance: usize, heuristic: &str, goal: &str) -> PathBuf {
-    let name: String = heuristic
+    // A named partition's name ("6-6-6-6", "blocks-4"); one given tile by tile is "custom".
+    let name = heuristic
         .split_whitespace()
         .next()
-        .unwrap_or("databases")
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
-        .take(32)
-        .collect();
+        .filter(|n| n.len() <= 24 && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'))
+        .unwrap_or("custom");
     let form: String = goal
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
@@ -312,7 +310,7 @@ impl KeptCheckpoint {
     /// else there (another instance's or other databases' checkpoint, a bound past the
     /// optimum, a file that is no checkpoint) is an error naming it and saying why: a run
     /// never overwrites it, and a summary does not count it.
-    pub fn read(
+    fn read(
         path: &Path,
         instance: usize,
         heuristic: &str,
@@ -328,10 +326,11 @@ impl KeptCheckpoint {
 
     /// Instance `instance`'s checkpoint for a run with these databases and goal form beside the
     /// results file `results`, with where it is; `None` when there is none. The one at its
-    /// own name ([`checkpoint_path`]) must fit (see [`Self::read`]). One an older npuzzle kept
+    /// own name ([`checkpoint_path`]) must fit (see [`Self::read`]). One an earlier build kept
     /// under the name without form and databases is this run's only when it fits, and is then
-    /// renamed to its own name when `adopt` (a run; a summary only reads); one that does not
-    /// fit is another run's, left alone.
+    /// renamed to its own name when `adopt` (a run about to search; a check or a summary only
+    /// reads). One that does not fit is another run's, left alone (said so when `adopt`); one
+    /// that cannot be renamed is searched on from where it is (said so).
     pub fn find(
         results: &Path,
         instance: usize,
@@ -345,33 +344,47 @@ impl KeptCheckpoint {
             return Ok(Some((own, kept)));
         }
         let old = unlabelled_checkpoint_path(results, instance);
-        let Some(kept) = Self::open(&old)
-            .ok()
-            .flatten()
-            .filter(|k| k.fits(&old, instance, heuristic, goal, optimum).is_ok())
-        else {
-            return Ok(None);
+        let fitting = Self::open(&old).and_then(|kept| match kept {
+            Some(k) => k
+                .fits(&old, instance, heuristic, goal, optimum)
+                .map(|()| Some(k)),
+            None => Ok(None),
+        });
+        let kept = match fitting {
+            Ok(Some(k)) => k,
+            Ok(None) => return Ok(None),
+            Err(why) => {
+                if adopt {
+                    eprintln!("npuzzle: left alone: {why:#}");
+                }
+                return Ok(None);
+            }
         };
         if !adopt {
             return Ok(Some((old, kept)));
         }
-        std::fs::rename(&old, &own).with_context(|| {
-            format!(
-                "renaming #{instance}'s checkpoint {} to {}",
-                old.display(),
-                own.display()
-            )
-        })?;
-        eprintln!(
-            "npuzzle: #{instance}'s checkpoint {} is renamed {} (a checkpoint's name now carries its form and databases)",
-            old.display(),
-            own.display()
-        );
-        Ok(Some((own, kept)))
+        match std::fs::rename(&old, &own) {
+            Ok(()) => {
+                eprintln!(
+                    "npuzzle: #{instance}'s checkpoint {} is renamed {} (a checkpoint's name now carries its form and databases)",
+                    old.display(),
+                    own.display()
+                );
+                Ok(Some((own, kept)))
+            }
+            Err(e) => {
+                eprintln!(
+                    "npuzzle: #{instance}'s checkpoint {} could not be renamed {}: {e}; the search goes on from it where it is",
+                    old.display(),
+                    own.display()
+                );
+                Ok(Some((old, kept)))
+            }
+        }
     }
 
-    /// Every checkpoint kept beside the results file `results` (files named
-    /// `FILE.*.checkpoint` that read as one), with where it is, lowest instance first.
+    /// Every checkpoint kept beside the results file `results` under the name its contents give
+    /// it (or the name earlier builds gave), with where it is, lowest instance first.
     pub fn beside(results: &Path) -> Vec<(PathBuf, Self)> {
         let stem = format!("{}.", results_name(results));
         let dir = match results.parent() {
@@ -390,6 +403,12 @@ impl KeptCheckpoint {
                 })
             })
             .filter_map(|p| Self::open(&p).ok().flatten().map(|k| (p, k)))
+            // Another file's (`FILE.old.…`) or a copy's is not this file's.
+            .filter(|(p, k)| {
+                let own = checkpoint_path(results, k.instance, &k.heuristic, &k.goal);
+                let old = unlabelled_checkpoint_path(results, k.instance);
+                p.file_name() == own.file_name() || p.file_name() == old.file_name()
+            })
             .collect();
         kept.sort_by(|a, b| (a.1.instance, &a.0).cmp(&(b.1.instance, &b.0)));
         kept
@@ -599,6 +618,42 @@ pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projec
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A checkpoint's name carries the instance, the form, the databases' short name (or
+    /// `custom`) and a digest telling apart descriptions that share it.
+    #[test]
+    fn checkpoint_names_tell_runs_apart() {
+        let file = Path::new("/runs/korf24.jsonl");
+        let name = |no, heuristic, goal| {
+            checkpoint_path(file, no, heuristic, goal)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        };
+        let korf = "6-6-6-6 [1, 2, 3, 6, 7, 8] [4, 5, 9, 10, 14, 15] +reflection zero-aware";
+        let other = "6-6-6-6 [1, 2, 3, 6, 7, 11] [4, 5, 8, 9, 10, 15] +reflection zero-aware";
+        let a = name(25, korf, "blank-first");
+        assert!(a.starts_with("korf24.jsonl.25.blank-first.6-6-6-6-"), "{a}");
+        assert!(a.ends_with(".checkpoint"), "{a}");
+        assert_eq!(a, name(25, korf, "blank-first"));
+        assert_ne!(a, name(25, other, "blank-first"));
+        assert_ne!(a, name(25, korf, "blank-last"));
+        assert_ne!(a, name(26, korf, "blank-first"));
+        let custom = name(
+            25,
+            "1,2,6,7/3,4,8,9 [1, 2, 6, 7] [3, 4, 8, 9]",
+            "blank-first",
+        );
+        assert!(
+            custom.starts_with("korf24.jsonl.25.blank-first.custom-"),
+            "{custom}"
+        );
+        assert_eq!(
+            checkpoint_path(file, 25, korf, "blank-first").parent(),
+            Some(Path::new("/runs"))
+        );
+    }
 
     fn result(instance: usize, optimum: usize, root: u32, expanded: u64) -> InstanceResult {
         InstanceResult {

@@ -1482,7 +1482,36 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         "{}",
         stdout(&o)
     );
+    // Another file's checkpoint (FILE.old.…) gives it nothing.
+    let elsewhere = dir.join(names[0].replace("korf24.jsonl.", "korf24.jsonl.old."));
+    std::fs::rename(&kept, &elsewhere).unwrap();
+    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
+    assert!(
+        stdout(&o).contains("no blank-first results"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::rename(&elsewhere, &kept).unwrap();
     std::fs::write(&file, line).unwrap();
+    // An instance named twice goes on the second time from where the first stopped.
+    let o = npuzzle(&korf24_args("40,40", Some("1"), f), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let went_on: Vec<u64> = stderr(&o)
+        .lines()
+        .filter_map(|l| l.strip_prefix("npuzzle: #40 goes on from bound "))
+        .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert!(
+        went_on.len() == 2 && went_on[0] == before && went_on[1] > before,
+        "{}",
+        stderr(&o)
+    );
+    let c: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&kept).unwrap()).unwrap();
+    let (bound, before) = (
+        c["checkpoint"]["bound"].as_u64().unwrap(),
+        c["checkpoint"]["expanded"].as_u64().unwrap(),
+    );
     // A run of the blank-last form in the same file keeps its own checkpoint beside it.
     let mut args = korf24_args("40", Some("1"), f);
     args.push("--blank-last");
@@ -1553,7 +1582,7 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         std::fs::write(&kept25, &text).unwrap();
         let o = npuzzle(&korf24_args("38,25", Some("0.2"), f), "");
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-        assert!(!stdout(&o).contains("\n 38 "), "{}", stdout(&o));
+        assert!(stdout(&o).is_empty(), "{}", stdout(&o));
         assert_eq!(
             std::fs::read_to_string(&file).unwrap().lines().count(),
             lines_before
@@ -1575,6 +1604,25 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
             stderr(&o)
         );
     }
+    // Under the name earlier builds gave, another form's checkpoint is left alone, said so.
+    std::fs::remove_file(&kept25).unwrap();
+    let unlabelled25 = dir.join("korf24.jsonl.25.checkpoint");
+    let mut other_form = c.clone();
+    other_form["instance"] = 25.into();
+    other_form["goal"] = "blank-last".into();
+    std::fs::write(&unlabelled25, other_form.to_string()).unwrap();
+    let o = npuzzle(&korf24_args("25", Some("0.2"), f), "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("left alone: ")
+            && stderr(&o).contains("is a checkpoint of the blank-last goal"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&unlabelled25).unwrap(),
+        other_form.to_string()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -119,7 +119,8 @@ fn building_of(name: &str) -> PyResult<Building> {
 }
 
 /// A whole-number option: `ValueError` (naming the option) unless it is at least `min` and
-/// fits `T`; Python ints of any size arrive here, so no option raises `OverflowError`.
+/// fits `T`. Every Python int within 128 bits arrives here (negative ones too), so an option out
+/// of range is named; only one past 128 bits gets pyo3's `OverflowError`.
 fn whole<T: TryFrom<i128>>(name: &str, value: i128, min: i128) -> PyResult<T> {
     if value < min {
         return Err(value_error(format!(
