@@ -1250,7 +1250,18 @@ fn build_announcer(dir: std::path::PathBuf) -> npuzzle::solver::builder::PdbEven
                 .and_then(|l| l.call_method1("getLogger", ("npuzzle",)))
                 .and_then(|log| log.call_method1("info", (line,)));
             if let Err(e) = logged {
-                e.write_unraisable(py, None);
+                if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
+                    // Ctrl-C (or Ray's cancel) arrived during the build and surfaced in the
+                    // logging call: raised again as soon as Python runs, not swallowed.
+                    let again = py
+                        .import("_thread")
+                        .and_then(|t| t.call_method0("interrupt_main"));
+                    if let Err(e) = again {
+                        e.write_unraisable(py, None);
+                    }
+                } else {
+                    e.write_unraisable(py, None);
+                }
             }
         });
     })

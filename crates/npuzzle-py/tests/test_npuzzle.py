@@ -435,6 +435,20 @@ def test_explore_stops_on_ctrl_c():
     assert time.monotonic() - started < 5
 
 
+def test_ctrl_c_during_a_database_build_is_not_lost(tmp_path):
+    """A Ctrl-C (or Ray's cancel) that arrives while databases are built surfaces in the
+    build's progress logging; it is raised again, not swallowed there."""
+    import signal
+    import time
+
+    threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    with pytest.raises(KeyboardInterrupt):
+        # 6-6-3 builds in a few seconds; without the interrupt the sleep runs out.
+        npuzzle.Solver("4x4", algorithm="idastar", heuristic="pdb", partition="6-6-3",
+                       pdb_dir=str(tmp_path))
+        time.sleep(10)
+
+
 # Korf's #82 (62 moves), blank last: minutes of IDA* on Manhattan distance alone.
 LONG_FOUR = "0 12 11 1 4 10 13 9 5 8 7 3 15 14 6 2"
 

@@ -186,18 +186,23 @@ def _stop(pending) -> None:
     """Stops tasks still searching. Each is cancelled gently first: Ray raises
     KeyboardInterrupt in the task, which the search (polling for it every tenth of a second, as
     it does for Ctrl-C) stops on, so the worker process lives on with the databases it loaded
-    for the next task. A task still running after a short grace (one busy outside a search) is
-    ended with its worker. Force-cancelling only those also keeps clear of a race in Ray
-    between force-cancellation and a task's reply ("Check failed: it !=
-    submissible_tasks_.end() Tried to complete task that was not pending"), which could crash
-    the driver when every task still out was force-cancelled."""
+    for the next task. Ray drops a gentle cancel that reaches a task just as it is handed to its
+    worker, so those still running halfway through the grace are cancelled again. A task still
+    running after the grace (one loading databases for longer, say) is ended with its worker.
+    Force-cancelling only those also keeps clear of a race in Ray between force-cancellation
+    and a task's reply ("Check failed: it != submissible_tasks_.end() Tried to complete task
+    that was not pending"), which could crash the driver when every task still out was
+    force-cancelled."""
     if not pending:
         return
-    for p in pending:
-        ray.cancel(p, force=False)
-    _, running = ray.wait(list(pending), num_returns=len(pending), timeout=_STOP_GRACE)
-    for p in running:
-        ray.cancel(p, force=True)
+    running = list(pending)
+    for force, wait in ((False, _STOP_GRACE / 2), (False, _STOP_GRACE / 2), (True, 0)):
+        for p in running:
+            ray.cancel(p, force=force)
+        if wait:
+            _, running = ray.wait(running, num_returns=len(running), timeout=wait)
+            if not running:
+                return
 
 
 class SplitReport:
@@ -270,48 +275,53 @@ def solve_one(
     # chunks, nearest the goal first from the second iteration on; Ray runs them.
     iterations = npuzzle.SplitIterations(first_bound, chunks)
     bound: Optional[int] = first_bound
-    while bound is not None:
-        iteration_start = time.monotonic()
-        expanded_before = iterations.expanded
-        # SPREAD: tasks go to every node rather than fill the driver's node first. Each task
-        # also stops itself when the whole search's time is up. Submitted in the library's
-        # order, so the nearest chunks start first.
-        left = None if timeout is None else max(0.001, timeout - (time.monotonic() - started))
-        chunk_of = {}
-        for i, c in enumerate(iterations.chunks):
-            ref = _search_chunk.options(scheduling_strategy="SPREAD").remote(
-                options, board_ref, c, bound, left)
-            chunk_of[ref] = i
-        pending = list(chunk_of)
-        while pending:
-            left = None
-            if timeout is not None:
-                left = timeout - (time.monotonic() - started)
-                if left <= 0:
+    # The tasks out when the search ends early (the time is up, a task's error, Ctrl-C in the
+    # driver) are stopped on the way out.
+    pending: List[Any] = []
+    try:
+        while bound is not None:
+            iteration_start = time.monotonic()
+            expanded_before = iterations.expanded
+            # SPREAD: tasks go to every node rather than fill the driver's node first. Each task
+            # also stops itself when the whole search's time is up. Submitted in the library's
+            # order, so the nearest chunks start first.
+            left = None if timeout is None else max(0.001, timeout - (time.monotonic() - started))
+            chunk_of = {}
+            for i, c in enumerate(iterations.chunks):
+                ref = _search_chunk.options(scheduling_strategy="SPREAD").remote(
+                    options, board_ref, c, bound, left)
+                chunk_of[ref] = i
+            pending = list(chunk_of)
+            while pending:
+                left = None
+                if timeout is not None:
+                    left = timeout - (time.monotonic() - started)
+                    if left <= 0:
+                        raise SearchLimitError(
+                            f"no solution within {timeout} s (bound {bound}, "
+                            f"{iterations.expanded} states expanded)")
+                done, pending = ray.wait(pending, num_returns=1, timeout=left)
+                solved = False
+                for ref in done:
+                    try:
+                        *result, node = ray.get(ref)
+                    except SearchLimitError:
+                        raise SearchLimitError(
+                            f"no solution within {timeout} s (bound {bound}, "
+                            f"{iterations.expanded} states expanded)") from None
+                    report.nodes[node] = report.nodes.get(node, 0) + 1
+                    solved = iterations.record(tuple(result), chunk_of[ref]) or solved
+                if solved:
+                    # Optimal already: every smaller bound was exhausted.
                     _stop(pending)
-                    raise SearchLimitError(
-                        f"no solution within {timeout} s (bound {bound}, "
-                        f"{iterations.expanded} states expanded)")
-            done, pending = ray.wait(pending, num_returns=1, timeout=left)
-            solved = False
-            for ref in done:
-                try:
-                    *result, node = ray.get(ref)
-                except SearchLimitError:
-                    _stop(pending)
-                    raise SearchLimitError(
-                        f"no solution within {timeout} s (bound {bound}, "
-                        f"{iterations.expanded} states expanded)") from None
-                report.nodes[node] = report.nodes.get(node, 0) + 1
-                solved = iterations.record(tuple(result), chunk_of[ref]) or solved
-            if solved:
-                # Optimal already: every smaller bound was exhausted.
-                _stop(pending)
-                pending = []
-        report.iterations.append(dict(bound=bound,
-                                      expanded=iterations.expanded - expanded_before,
-                                      seconds=time.monotonic() - iteration_start))
-        bound = iterations.advance()
+                    pending = []
+            report.iterations.append(dict(bound=bound,
+                                          expanded=iterations.expanded - expanded_before,
+                                          seconds=time.monotonic() - iteration_start))
+            bound = iterations.advance()
+    except BaseException:
+        _stop(pending)
+        raise
     if iterations.found is None:
         return None
     return local.split_solution(board, iterations, elapsed=time.monotonic() - started)
