@@ -1558,15 +1558,23 @@ fn cached_solver(py: Python<'_>, key: String) -> Option<Py<Solver>> {
         .map(|s| s.clone_ref(py))
 }
 
-/// Keeps `solver` for these options (`key`: their text), dropping the least recently used
-/// beyond a few.
+/// Makes a `Solver` of `options` (its keyword arguments) and keeps it for these options (`key`:
+/// their text), dropping the least recently used beyond a few. One native call: an interrupt
+/// that arrives while the solver is made (raised as soon as Python runs again) cannot come
+/// between making it and keeping it, so the databases it loaded are not loaded again.
 #[pyfunction]
-fn keep_solver(key: String, solver: Py<Solver>) {
+fn make_solver(
+    py: Python<'_>,
+    key: String,
+    options: &Bound<'_, pyo3::types::PyDict>,
+) -> PyResult<Py<Solver>> {
+    let made: Py<Solver> = py.get_type::<Solver>().call((), Some(options))?.extract()?;
     if let Ok(mut cache) = SOLVERS.lock() {
         cache
             .get_or_insert_with(|| SolverCache::new(CACHED_SOLVERS))
-            .insert(key, Arc::new(solver), false);
+            .insert(key, Arc::new(made.clone_ref(py)), false);
     }
+    Ok(made)
 }
 
 /// The native module.
@@ -1586,6 +1594,6 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rank, m)?)?;
     m.add_function(wrap_pyfunction!(explore, m)?)?;
     m.add_function(wrap_pyfunction!(cached_solver, m)?)?;
-    m.add_function(wrap_pyfunction!(keep_solver, m)?)?;
+    m.add_function(wrap_pyfunction!(make_solver, m)?)?;
     Ok(())
 }

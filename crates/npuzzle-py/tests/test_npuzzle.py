@@ -442,11 +442,17 @@ def test_ctrl_c_during_a_database_build_is_not_lost(tmp_path):
     import time
 
     threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    options = dict(algorithm="idastar", heuristic="pdb", partition="6-6-3", pdb_dir=str(tmp_path))
     with pytest.raises(KeyboardInterrupt):
         # 6-6-3 builds in a few seconds; without the interrupt the sleep runs out.
-        npuzzle.Solver("4x4", algorithm="idastar", heuristic="pdb", partition="6-6-3",
-                       pdb_dir=str(tmp_path))
+        npuzzle.solver("4x4", **options)
         time.sleep(10)
+    # The solver made meanwhile is kept (the key is npuzzle.solver's): not loaded again.
+    key = (npuzzle._key("4x4"), npuzzle._key(None), "idastar", "pdb", str(tmp_path), "6-6-3",
+           "quick", None, None, False, 1)
+    kept = npuzzle._cached_solver(repr(key))
+    assert kept is not None
+    assert npuzzle.solver("4x4", **options) is kept
 
 
 # Korf's #82 (62 moves), blank last: minutes of IDA* on Manhattan distance alone.

@@ -48,7 +48,7 @@ from ._npuzzle import (
     distance_table_bytes as _distance_table_bytes,
     explore as _explore,
     is_solvable as _is_solvable,
-    keep_solver as _keep_solver,
+    make_solver as _make_solver,
     rank as _rank,
     scramble as _scramble,
 )
@@ -190,21 +190,12 @@ def solver(
     found = _cached_solver(repr(key))
     if found is not None:
         return found
-    made = Solver(
-        size,
-        goal=goal,
-        algorithm=algorithm,
-        heuristic=heuristic,
-        pdb_dir=pdb_dir,
-        partition=partition,
-        build=build,
-        timeout=timeout,
-        max_nodes=max_nodes,
-        single_thread=single_thread,
-        effort=effort,
-    )
-    _keep_solver(repr(key), made)
-    return made
+    options = dict(size=size, goal=goal, algorithm=algorithm, heuristic=heuristic,
+                   pdb_dir=pdb_dir, partition=partition, build=build, timeout=timeout,
+                   max_nodes=max_nodes, single_thread=single_thread, effort=effort)
+    # Made and kept in one native call: a Ctrl-C (or Ray's cancel) while its databases load
+    # is raised after it is kept, so they are not loaded again.
+    return _make_solver(repr(key), options)
 
 
 def solve(
