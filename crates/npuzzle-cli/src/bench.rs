@@ -669,17 +669,21 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     let mut records: Vec<InstanceResult> = Vec::new();
     // This run's instances stopped at the budget.
     let mut unsolved: Vec<InstanceResult> = Vec::new();
+    // The results file's lines of this run's databases and form (it may hold others').
+    let (matching, other) = counted(&held, &heuristic, form);
+    // An instance's checkpoint that is not this run's: what to do about it.
+    let not_this_runs =
+        |e: anyhow::Error, no: usize| anyhow::anyhow!("{e:#}; move it away to search #{no} afresh");
     // Every unsolved instance's checkpoint is checked before anything is searched or printed:
     // one that is not this run's stops the run now, not after hours of the instances before
     // it. (Each is read again when its instance's turn comes: the run may have written it.)
     if let (Some(p), Split::Tree) = (&run.results, run.split) {
-        let (matching, _) = counted(&held, &heuristic, form);
         for i in instances
             .iter()
             .filter(|i| latest_solution(&matching, i.0).is_none())
         {
             KeptCheckpoint::find(p, i.0, &heuristic, form, i.2, false)
-                .map_err(|e| anyhow::anyhow!("{e:#}; move it away to search #{} afresh", i.0))?;
+                .map_err(|e| not_this_runs(e, i.0))?;
         }
     }
     println!("{TABLE_HEAD}");
@@ -715,7 +719,6 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         }
         Split::Tree => {
             let mut r = Vec::new();
-            let (matching, other) = counted(&held, &heuristic, form);
             if other > 0 {
                 eprintln!(
                     "npuzzle: {other} line(s) of the results file are from other databases or the other form; not counted"
@@ -753,9 +756,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 if interrupted() {
                     break;
                 }
-                let found = find(true).map_err(|e| {
-                    anyhow::anyhow!("{e:#}; move it away to search #{} afresh", i.0)
-                })?;
+                let found = find(true).map_err(|e| not_this_runs(e, i.0))?;
                 // Where this run keeps the instance's checkpoints, and where it went on from.
                 let kept_at = run
                     .results

@@ -398,8 +398,11 @@ impl KeptCheckpoint {
             .map(|entry| entry.path())
             .filter(|p| {
                 p.file_name().is_some_and(|n| {
+                    // FILE.N.…checkpoint: others (FILE.old.…) are not read at all.
                     let n = n.to_string_lossy();
-                    n.starts_with(&stem) && n.ends_with(".checkpoint")
+                    n.strip_prefix(&stem)
+                        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+                        && n.ends_with(".checkpoint")
                 })
             })
             .filter_map(|p| Self::open(&p).ok().flatten().map(|k| (p, k)))
