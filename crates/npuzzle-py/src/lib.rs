@@ -750,14 +750,15 @@ impl Solver {
                 1,
             )?;
         }
-        // Building tables or databases can take seconds: without the GIL.
-        let batch = Solvers::new(Goals::Fixed(goal), builder);
-        let inner = py
-            .detach(|| {
-                batch.prepare(shape);
-                batch.get(shape, true)
-            })
-            .map_err(solve_error)?;
+        // Building tables or databases can take seconds to minutes: without the GIL, and a
+        // Ctrl-C gives the build up after its current layer (nothing of it saved).
+        let stop = Arc::new(AtomicBool::new(false));
+        let batch = Solvers::new(Goals::Fixed(goal), builder.stop_builds(stop.clone()));
+        let inner = interruptible(py, &stop, || {
+            batch.prepare(shape);
+            batch.get(shape, true)
+        })?
+        .map_err(solve_error)?;
         Ok(Solver {
             inner,
             batch,
@@ -1249,19 +1250,10 @@ fn build_announcer(dir: std::path::PathBuf) -> npuzzle::solver::builder::PdbEven
                 .import("logging")
                 .and_then(|l| l.call_method1("getLogger", ("npuzzle",)))
                 .and_then(|log| log.call_method1("info", (line,)));
+            // Builds run on a thread of their own (see `interruptible`), where Python raises no
+            // KeyboardInterrupt: a Ctrl-C reaches the waiting call, which gives the build up.
             if let Err(e) = logged {
-                if e.is_instance_of::<pyo3::exceptions::PyKeyboardInterrupt>(py) {
-                    // Ctrl-C (or Ray's cancel) arrived during the build and surfaced in the
-                    // logging call: raised again as soon as Python runs, not swallowed.
-                    let again = py
-                        .import("_thread")
-                        .and_then(|t| t.call_method0("interrupt_main"));
-                    if let Err(e) = again {
-                        e.write_unraisable(py, None);
-                    }
-                } else {
-                    e.write_unraisable(py, None);
-                }
+                e.write_unraisable(py, None);
             }
         });
     })
@@ -1559,9 +1551,9 @@ fn cached_solver(py: Python<'_>, key: String) -> Option<Py<Solver>> {
 }
 
 /// Makes a `Solver` of `options` (its keyword arguments) and keeps it for these options (`key`:
-/// their text), dropping the least recently used beyond a few. One native call: an interrupt
-/// that arrives while the solver is made (raised as soon as Python runs again) cannot come
-/// between making it and keeping it, so the databases it loaded are not loaded again.
+/// their text), dropping the least recently used beyond a few. One native call, so nothing
+/// comes between making the solver and keeping it; a Ctrl-C while it is made (a build given
+/// up after its current layer, a load finished) raises instead, and nothing is kept.
 #[pyfunction]
 fn make_solver(
     py: Python<'_>,

@@ -193,8 +193,8 @@ def solver(
     options = dict(size=size, goal=goal, algorithm=algorithm, heuristic=heuristic,
                    pdb_dir=pdb_dir, partition=partition, build=build, timeout=timeout,
                    max_nodes=max_nodes, single_thread=single_thread, effort=effort)
-    # Made and kept in one native call: a Ctrl-C (or Ray's cancel) while its databases load
-    # is raised after it is kept, so they are not loaded again.
+    # Made and kept in one native call. A Ctrl-C while it is made gives up a database build
+    # after its current layer (what finished is saved) and raises: nothing is kept.
     return _make_solver(repr(key), options)
 
 
