@@ -140,6 +140,18 @@ fn interruptible<T: Send>(
     stop: &AtomicBool,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
+    interruptible_or(py, stop, None, work)
+}
+
+/// [`interruptible`], also asking `stop_when` (a Python callable, when given) at every tenth of a
+/// second whether to stop: once it answers true, `stop` is set and the work, waited for, returns
+/// as its limits make it (a search: stopped by its cancel flag).
+fn interruptible_or<T: Send>(
+    py: Python<'_>,
+    stop: &AtomicBool,
+    stop_when: Option<&Bound<'_, PyAny>>,
+    work: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
     use std::sync::mpsc::RecvTimeoutError;
     std::thread::scope(|scope| {
         let (tx, rx) = std::sync::mpsc::channel();
@@ -164,10 +176,22 @@ fn interruptible<T: Send>(
                     }
                 },
                 Err(RecvTimeoutError::Timeout) => {
-                    if let Err(e) = py.check_signals() {
-                        stop.store(true, Ordering::Relaxed);
-                        let _ = py.detach(|| wait(std::time::Duration::MAX));
-                        return Err(e);
+                    // A signal handler's exception (Ctrl-C), else `stop_when` asked once a tick
+                    // until it says stop (an exception of its own counts as one).
+                    let asking = stop_when.filter(|_| !stop.load(Ordering::Relaxed));
+                    let asked = py.check_signals().and_then(|()| match asking {
+                        Some(f) => f.call0()?.is_truthy(),
+                        None => Ok(false),
+                    });
+                    match asked {
+                        Ok(false) => {}
+                        // The work ends on the flag, and returns as it does then.
+                        Ok(true) => stop.store(true, Ordering::Relaxed),
+                        Err(e) => {
+                            stop.store(true, Ordering::Relaxed);
+                            let _ = py.detach(|| wait(std::time::Duration::MAX));
+                            return Err(e);
+                        }
                     }
                 }
             }
@@ -1009,8 +1033,11 @@ impl Solver {
     /// `timeout`/`max_nodes` (default: the solver's). Returns `(moves or None, next_bound or
     /// None, expanded, generated, nearest)`, `nearest` holding per root the least estimate
     /// reached below it (`None`: not searched, being beyond the bound or after the solution),
-    /// which `SplitIterations` orders by.
-    #[pyo3(signature = (board, roots, bound, timeout=None, max_nodes=None))]
+    /// which `SplitIterations` orders by. `stop_when`, a callable asked every tenth of a second,
+    /// stops the search once it returns true: then `None` is returned (how a Ray task learns
+    /// that another has found the solution, and its worker goes on with its databases loaded).
+    #[pyo3(signature = (board, roots, bound, timeout=None, max_nodes=None, stop_when=None))]
+    #[allow(clippy::too_many_arguments)]
     fn search_subtrees(
         &self,
         py: Python<'_>,
@@ -1019,7 +1046,8 @@ impl Solver {
         bound: i128,
         timeout: Option<f64>,
         max_nodes: Option<i128>,
-    ) -> PyResult<SubtreeTuple> {
+        stop_when: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<SubtreeTuple>> {
         let b = self.board(board)?;
         let bound: u32 = whole("bound", bound, 0)?;
         let mut paths = Vec::with_capacity(roots.len());
@@ -1033,17 +1061,23 @@ impl Solver {
             self.limits.clone()
         };
         let (stop, limits) = stoppable(&limits);
-        let r = interruptible(py, &stop, || {
+        let r = interruptible_or(py, &stop, stop_when, || {
             self.inner.search_subtrees(&b, &paths, bound, &limits)
-        })?
-        .map_err(solve_error)?;
-        Ok((
+        })?;
+        if let Err(SolveError::Search(SearchError::Limit(l))) = &r
+            && l.kind == LimitKind::Cancelled
+            && stop_when.is_some()
+        {
+            return Ok(None);
+        }
+        let r = r.map_err(solve_error)?;
+        Ok(Some((
             r.solution.map(|s| letters(s.moves())),
             r.next_bound,
             r.stats.expanded,
             r.stats.generated,
             r.nearest,
-        ))
+        )))
     }
 
     /// The `Solution` of a split search whose `iterations` found one (checked to reach the

@@ -462,6 +462,37 @@ def test_ctrl_c_during_a_database_build_gives_the_build_up(tmp_path):
     assert replays(one_move, made.solve(one_move)) == 1
 
 
+def test_search_subtrees_stops_when_asked():
+    """`stop_when` is asked while the subtrees are searched: once it says stop the search
+    returns None; its exception is raised; one that never says stop changes nothing."""
+    solver = npuzzle.Solver("4x4", algorithm="idastar", heuristic="manhattan", timeout=120)
+    board = LONG_FOUR
+    _, chunks, first_bound, _ = solver.split(board, 1, depth=2)
+    asked = []
+
+    def after_three():
+        asked.append(1)
+        return len(asked) >= 3
+
+    # Korf's #82 to bound 62 on Manhattan distance: minutes, unless stopped.
+    assert solver.search_subtrees(board, chunks[0], 62, stop_when=after_three) is None
+    assert len(asked) == 3
+
+    def broken():
+        raise ZeroDivisionError("asked")
+
+    with pytest.raises(ZeroDivisionError, match="asked"):
+        solver.search_subtrees(board, chunks[0], 62, stop_when=broken)
+    # Never asked to stop: the same result as without it.
+    three = npuzzle.Solver(3, algorithm="idastar", heuristic="manhattan")
+    hardest = "8 6 7 2 5 4 3 x 1"
+    _, few, _, _ = three.split(hardest, 1, depth=2)
+    got = three.search_subtrees(hardest, few[0], 31, stop_when=lambda: False)
+    assert got == three.search_subtrees(hardest, few[0], 31)
+    verdict = npuzzle.check(hardest, got[0])
+    assert verdict.valid and verdict.length == 31
+
+
 # Korf's #82 (62 moves), blank last: minutes of IDA* on Manhattan distance alone.
 LONG_FOUR = "0 12 11 1 4 10 13 9 5 8 7 3 15 14 6 2"
 

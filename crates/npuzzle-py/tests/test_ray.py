@@ -123,6 +123,20 @@ def test_solve_one_on_a_local_cluster(local_ray, pdb_dir):
         nray.solve_one(npuzzle.scramble(3, 1, seed=1)[0])
 
 
+def test_tasks_still_out_stop_on_their_own(local_ray):
+    """Once one task has the solution, the tasks still searching learn it and return within
+    about a tenth of a second: none is cancelled (its worker ended, its databases lost). Korf's
+    #3 on Manhattan distance in two tasks: when the first finds the solution, the other still
+    has seconds of its share to search."""
+    board = open(os.path.join(os.path.dirname(__file__), "..", "..", "npuzzle-cli", "data",
+                              "korf100_blank_last.txt")).read().splitlines()[2]
+    report = nray.SplitReport()
+    s = nray.solve_one(board, heuristic="manhattan", tasks=2, report=report)
+    replays(board, s)
+    assert s.optimal and s.length == 59
+    assert report.tasks == 2 and report.cancelled == 0
+
+
 def _node(*args, env):
     """`ray start --block …` in its own process group: the node lives until the group is
     ended, and ending it stops only this test's Ray processes (not `ray stop`, which would

@@ -1,10 +1,13 @@
 """Type stubs of the native module (the documented API is ``npuzzle``)."""
 
 import os
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple,
+                    Union, overload)
 
 Board = Union[str, Sequence[int]]
 Size = Union[str, int, Tuple[int, int]]
+# What ``Solver.search_subtrees`` returns: (moves, next bound, expanded, generated, nearest).
+SubtreeResult = Tuple[Optional[str], Optional[int], int, int, List[Optional[int]]]
 
 class SearchLimitError(RuntimeError):
     """A search stopped at its time or node limit (or was cancelled) before an answer."""
@@ -86,10 +89,14 @@ class Solver:
         Union[Tuple[str, Solution], Tuple[str, List[str], int]]]: ...
     def split(self, board: Board, tasks: int, depth: Optional[int] = None) -> Optional[
         Union[Tuple[str, Solution], Tuple[str, List[List[str]], int, int]]]: ...
+    @overload
     def search_subtrees(self, board: Board, roots: List[str], bound: int,
-                        timeout: Optional[float] = None, max_nodes: Optional[int] = None
-                        ) -> Tuple[Optional[str], Optional[int], int, int,
-                                   List[Optional[int]]]: ...
+                        timeout: Optional[float] = None, max_nodes: Optional[int] = None,
+                        stop_when: None = None) -> SubtreeResult: ...
+    @overload
+    def search_subtrees(self, board: Board, roots: List[str], bound: int,
+                        timeout: Optional[float] = None, max_nodes: Optional[int] = None, *,
+                        stop_when: Callable[[], bool]) -> Optional[SubtreeResult]: ...
     def split_solution(self, board: Board, iterations: SplitIterations,
                        elapsed: float = 0.0) -> Solution: ...
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import time
+import uuid
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 import ray
@@ -168,37 +169,81 @@ def _solve_dataset(ds: "ray.data.Dataset", options: Dict[str, Any], batch_size: 
     return ds.map_batches(label, batch_format="numpy", batch_size=batch_size or 1024)
 
 
+# Where the tasks still out learn that their search is over: a key in Ray's own key-value store
+# (in its control service). Asking it does not count as the task waiting, as a `ray.get` or
+# `ray.wait` would: Ray lends a waiting task's core to another task and starts a worker process
+# for it (which loads its own databases). The module is Ray's, not public API: without it, tasks
+# are cancelled after the grace as before.
+try:
+    from ray.experimental import internal_kv as _kv
+except ImportError:  # pragma: no cover (a Ray without it)
+    _kv = None
+
+_KV_NAMESPACE = "npuzzle"
+
+
+def _stop_key(search: str) -> str:
+    return f"stop-{search}"
+
+
 @ray.remote
 def _search_chunk(options: Dict[str, Any], board: Any, roots: List[str], bound: int,
-                  timeout: Optional[float]):
+                  timeout: Optional[float], search: str):
     """Searches some subtrees to `bound` on one core, within `timeout` seconds; (moves, next
-    bound, expanded, generated, each root's nearest approach, node id)."""
+    bound, expanded, generated, each root's nearest approach, node id), or None when the search
+    `search` is over before or while this task runs (see `_stop`)."""
+
+    def stopped() -> bool:
+        try:
+            return bool(_kv and _kv._internal_kv_exists(_stop_key(search),
+                                                         namespace=_KV_NAMESPACE))
+        except Exception:  # unreachable for now: go on, the driver's grace still applies
+            return False
+
+    if stopped():
+        return None
     solver = npuzzle.solver(**options)
-    result = solver.search_subtrees(board, roots, bound, timeout=timeout)
+    result = solver.search_subtrees(board, roots, bound, timeout=timeout, stop_when=stopped)
+    if result is None:
+        return None
     return (*result, ray.get_runtime_context().get_node_id())
 
 
-# Seconds the tasks still out get to finish before they are cancelled.
+# Seconds the tasks still out get to stop on their own before they are cancelled.
 _STOP_GRACE = 1.0
 
 
-def _stop(pending) -> None:
-    """Stops tasks still searching: the search runs in Rust without the GIL, so only ending
-    the worker process stops it (Ray starts another for the next task). Tasks that finish
-    within a short grace are left alone: force-cancelling a task whose reply is arriving can
-    crash the driver in Ray ("Check failed: it != submissible_tasks_.end() Tried to complete
-    task that was not pending", a known race between cancellation and the task's reply; seen
-    about once in five test runs with the small tasks of 4x4 boards)."""
+def _stop(pending, search: str) -> int:
+    """Stops the tasks still out: they ask every tenth of a second whether `search` is over,
+    and return; their workers go on with what they loaded. Tasks that have not returned after a
+    short grace (loading databases, say) are cancelled by ending their worker: the search runs
+    in Rust without the GIL, so nothing else stops it. The grace also keeps clear of a race in
+    Ray between cancelling a task and its reply ("Check failed: it != submissible_tasks_.end()
+    Tried to complete task that was not pending", which crashes the driver). Returns how many
+    were cancelled."""
     if not pending:
-        return
+        return 0
+    key = _stop_key(search)
+    try:
+        if _kv is not None:
+            _kv._internal_kv_put(key, b"1", namespace=_KV_NAMESPACE)
+    except Exception:
+        pass
     _, running = ray.wait(list(pending), num_returns=len(pending), timeout=_STOP_GRACE)
     for p in running:
         ray.cancel(p, force=True)
+    try:
+        if _kv is not None:
+            _kv._internal_kv_del(key, namespace=_KV_NAMESPACE)
+    except Exception:
+        pass
+    return len(running)
 
 
 class SplitReport:
-    """What ``solve_one`` did: per iteration its bound, states expanded and seconds, and the
-    nodes (Ray node ids) whose workers ran tasks."""
+    """What ``solve_one`` did: per iteration its bound, states expanded and seconds, the
+    nodes (Ray node ids) whose workers ran tasks, and how many tasks still out at the end had
+    to be cancelled (their workers ended) rather than stopping on their own."""
 
     def __init__(self) -> None:
         self.depth = 0
@@ -206,10 +251,12 @@ class SplitReport:
         self.tasks = 0
         self.iterations: List[Dict[str, Any]] = []
         self.nodes: Dict[str, int] = {}
+        self.cancelled = 0
 
     def __repr__(self) -> str:
         return (f"SplitReport(depth={self.depth}, roots={self.roots}, tasks={self.tasks}, "
-                f"iterations={len(self.iterations)}, nodes={len(self.nodes)})")
+                f"iterations={len(self.iterations)}, nodes={len(self.nodes)}, "
+                f"cancelled={self.cancelled})")
 
 
 def solve_one(
@@ -262,6 +309,8 @@ def solve_one(
     report.roots = sum(len(c) for c in chunks)
     report.tasks = len(chunks)
     board_ref = ray.put(board)
+    # The name under which the tasks still out learn that the search is over (see `_stop`).
+    search = uuid.uuid4().hex
     # The library keeps the iterations (next bound, the solution, the totals) and deals the
     # chunks, nearest the goal first from the second iteration on; Ray runs them.
     iterations = npuzzle.SplitIterations(first_bound, chunks)
@@ -280,7 +329,7 @@ def solve_one(
             chunk_of = {}
             for i, c in enumerate(iterations.chunks):
                 ref = _search_chunk.options(scheduling_strategy="SPREAD").remote(
-                    options, board_ref, c, bound, left)
+                    options, board_ref, c, bound, left, search)
                 chunk_of[ref] = i
             pending = list(chunk_of)
             while pending:
@@ -295,6 +344,7 @@ def solve_one(
                 solved = False
                 for ref in done:
                     try:
+                        # A running search's tasks are not told to stop: never None here.
                         *result, node = ray.get(ref)
                     except SearchLimitError:
                         raise SearchLimitError(
@@ -304,14 +354,14 @@ def solve_one(
                     solved = iterations.record(tuple(result), chunk_of[ref]) or solved
                 if solved:
                     # Optimal already: every smaller bound was exhausted.
-                    _stop(pending)
+                    report.cancelled += _stop(pending, search)
                     pending = []
             report.iterations.append(dict(bound=bound,
                                           expanded=iterations.expanded - expanded_before,
                                           seconds=time.monotonic() - iteration_start))
             bound = iterations.advance()
     except BaseException:
-        _stop(pending)
+        report.cancelled += _stop(pending, search)
         raise
     if iterations.found is None:
         return None
