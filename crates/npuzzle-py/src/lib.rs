@@ -21,7 +21,7 @@ use npuzzle::{
     Solution, SolveError, SolverBuilder, Split, SplitIterations, SubtreeResult,
 };
 use pyo3::create_exception;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 use rand::SeedableRng;
@@ -140,13 +140,13 @@ fn interruptible<T: Send>(
     stop: &AtomicBool,
     work: impl FnOnce() -> T + Send,
 ) -> PyResult<T> {
-    interruptible_or(py, stop, None, work)
+    interruptible_until(py, stop, None, work)
 }
 
 /// [`interruptible`], also asking `stop_when` (a Python callable, when given) at every tenth of a
 /// second whether to stop: once it answers true, `stop` is set and the work, waited for, returns
 /// as its limits make it (a search: stopped by its cancel flag).
-fn interruptible_or<T: Send>(
+fn interruptible_until<T: Send>(
     py: Python<'_>,
     stop: &AtomicBool,
     stop_when: Option<&Bound<'_, PyAny>>,
@@ -1034,8 +1034,9 @@ impl Solver {
     /// None, expanded, generated, nearest)`, `nearest` holding per root the least estimate
     /// reached below it (`None`: not searched, being beyond the bound or after the solution),
     /// which `SplitIterations` orders by. `stop_when`, a callable asked every tenth of a second,
-    /// stops the search once it returns true: then `None` is returned (how a Ray task learns
-    /// that another has found the solution, and its worker goes on with its databases loaded).
+    /// stops the search once it returns something true: then `None` is returned, or the result
+    /// when the search had finished meanwhile (how a Ray task learns that another has found the
+    /// solution, and its worker goes on with its databases loaded); its exception is raised.
     #[pyo3(signature = (board, roots, bound, timeout=None, max_nodes=None, stop_when=None))]
     #[allow(clippy::too_many_arguments)]
     fn search_subtrees(
@@ -1048,6 +1049,12 @@ impl Solver {
         max_nodes: Option<i128>,
         stop_when: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Option<SubtreeTuple>> {
+        if let Some(f) = stop_when.filter(|f| !f.is_callable()) {
+            return Err(PyTypeError::new_err(format!(
+                "stop_when must be callable, not {}",
+                f.get_type().name()?
+            )));
+        }
         let b = self.board(board)?;
         let bound: u32 = whole("bound", bound, 0)?;
         let mut paths = Vec::with_capacity(roots.len());
@@ -1061,7 +1068,7 @@ impl Solver {
             self.limits.clone()
         };
         let (stop, limits) = stoppable(&limits);
-        let r = interruptible_or(py, &stop, stop_when, || {
+        let r = interruptible_until(py, &stop, stop_when, || {
             self.inner.search_subtrees(&b, &paths, bound, &limits)
         })?;
         if let Err(SolveError::Search(SearchError::Limit(l))) = &r

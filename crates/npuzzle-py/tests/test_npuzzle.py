@@ -443,11 +443,15 @@ def test_ctrl_c_during_a_database_build_gives_the_build_up(tmp_path):
     options = dict(algorithm="idastar", heuristic="pdb", partition="6-6-3", pdb_dir=str(tmp_path))
     files = lambda: sorted(p.name for p in tmp_path.iterdir() if p.suffix in (".pdb", ".zpdb"))
     # 6-6-3 takes seconds to build (three databases and their zero-aware tables).
-    threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
     returned = False
-    with pytest.raises(KeyboardInterrupt):
-        npuzzle.solver("4x4", **options)
-        returned = True
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            npuzzle.solver("4x4", **options)
+            returned = True
+    finally:
+        timer.cancel()  # built before the signal (a machine far quicker than ours): no stray one
     assert not returned
     key = (npuzzle._key("4x4"), npuzzle._key(None), "idastar", "pdb", str(tmp_path), "6-6-3",
            "quick", None, None, False, 1)
@@ -483,6 +487,8 @@ def test_search_subtrees_stops_when_asked():
 
     with pytest.raises(ZeroDivisionError, match="asked"):
         solver.search_subtrees(board, chunks[0], 62, stop_when=broken)
+    with pytest.raises(TypeError, match="stop_when must be callable, not int"):
+        solver.search_subtrees(board, chunks[0], 62, stop_when=1)
     # Never asked to stop: the same result as without it.
     three = npuzzle.Solver(3, algorithm="idastar", heuristic="manhattan")
     hardest = "8 6 7 2 5 4 3 x 1"

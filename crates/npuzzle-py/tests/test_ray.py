@@ -135,6 +135,10 @@ def test_tasks_still_out_stop_on_their_own(local_ray):
     replays(board, s)
     assert s.optimal and s.length == 59
     assert report.tasks == 2 and report.cancelled == 0
+    # The search's key in Ray's key-value store went with it.
+    from ray.experimental import internal_kv
+
+    assert internal_kv._internal_kv_list("running-", namespace="npuzzle") == []
 
 
 def _node(*args, env):

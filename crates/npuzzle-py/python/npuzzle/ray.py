@@ -22,6 +22,7 @@ Call ``ray.init(...)`` first (or let these functions start a local Ray).
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 import uuid
@@ -169,11 +170,13 @@ def _solve_dataset(ds: "ray.data.Dataset", options: Dict[str, Any], batch_size: 
     return ds.map_batches(label, batch_format="numpy", batch_size=batch_size or 1024)
 
 
-# Where the tasks still out learn that their search is over: a key in Ray's own key-value store
-# (in its control service). Asking it does not count as the task waiting, as a `ray.get` or
-# `ray.wait` would: Ray lends a waiting task's core to another task and starts a worker process
-# for it (which loads its own databases). The module is Ray's, not public API: without it, tasks
-# are cancelled after the grace as before.
+# How the tasks still out learn that their search is over: the driver keeps a key in Ray's own
+# key-value store (in its control service) while the search runs, and the tasks stop when it is
+# gone, so a task that starts late (a retry, a cancel Ray dropped) stops at once. Asking the
+# store does not count as the task waiting, as a `ray.get` or `ray.wait` on an actor's answer
+# would: Ray lends a waiting task's core to another task and starts a worker process for it
+# (which loads databases of its own). The module is Ray's, not public API: without it, or when
+# the store cannot be reached, the tasks are cancelled after the grace instead.
 try:
     from ray.experimental import internal_kv as _kv
 except ImportError:  # pragma: no cover (a Ray without it)
@@ -182,28 +185,54 @@ except ImportError:  # pragma: no cover (a Ray without it)
 _KV_NAMESPACE = "npuzzle"
 
 
-def _stop_key(search: str) -> str:
-    return f"stop-{search}"
+def _search_key(search: str) -> str:
+    return f"running-{search}"
+
+
+def _begin(search: str) -> Optional[str]:
+    """Puts the running search's key; its name, or None where the store cannot be reached
+    (its tasks then run until they finish or are cancelled)."""
+    if _kv is None:
+        return None
+    try:
+        _kv._internal_kv_put(_search_key(search), b"1", namespace=_KV_NAMESPACE)
+        return search
+    except Exception as e:
+        logging.getLogger("npuzzle").warning(
+            "Ray's key-value store cannot be reached (%s): tasks still out at the end of a "
+            "split search will be cancelled, their workers ended", e)
+        return None
+
+
+def _end(search: Optional[str]) -> None:
+    """Removes the search's key: its tasks still out stop within a tenth of a second."""
+    if search is None:
+        return
+    try:
+        _kv._internal_kv_del(_search_key(search), namespace=_KV_NAMESPACE)
+    except Exception:  # the store gone: the tasks are cancelled after the grace instead
+        pass
 
 
 @ray.remote
 def _search_chunk(options: Dict[str, Any], board: Any, roots: List[str], bound: int,
-                  timeout: Optional[float], search: str):
+                  timeout: Optional[float], search: Optional[str]):
     """Searches some subtrees to `bound` on one core, within `timeout` seconds; (moves, next
     bound, expanded, generated, each root's nearest approach, node id), or None when the search
-    `search` is over before or while this task runs (see `_stop`)."""
+    `search` (its key, see `_begin`) is over before or while this task runs."""
 
-    def stopped() -> bool:
+    def over() -> bool:
+        if search is None:
+            return False
         try:
-            return bool(_kv and _kv._internal_kv_exists(_stop_key(search),
-                                                         namespace=_KV_NAMESPACE))
-        except Exception:  # unreachable for now: go on, the driver's grace still applies
+            return not _kv._internal_kv_exists(_search_key(search), namespace=_KV_NAMESPACE)
+        except Exception:  # the store not answering: go on (the driver's grace still applies)
             return False
 
-    if stopped():
+    if over():
         return None
     solver = npuzzle.solver(**options)
-    result = solver.search_subtrees(board, roots, bound, timeout=timeout, stop_when=stopped)
+    result = solver.search_subtrees(board, roots, bound, timeout=timeout, stop_when=over)
     if result is None:
         return None
     return (*result, ray.get_runtime_context().get_node_id())
@@ -213,37 +242,28 @@ def _search_chunk(options: Dict[str, Any], board: Any, roots: List[str], bound: 
 _STOP_GRACE = 1.0
 
 
-def _stop(pending, search: str) -> int:
-    """Stops the tasks still out: they ask every tenth of a second whether `search` is over,
-    and return; their workers go on with what they loaded. Tasks that have not returned after a
-    short grace (loading databases, say) are cancelled by ending their worker: the search runs
-    in Rust without the GIL, so nothing else stops it. The grace also keeps clear of a race in
-    Ray between cancelling a task and its reply ("Check failed: it != submissible_tasks_.end()
-    Tried to complete task that was not pending", which crashes the driver). Returns how many
-    were cancelled."""
+def _stop(pending, search: Optional[str]) -> int:
+    """Stops the tasks still out: with the search's key gone they return within a tenth of a
+    second, and their workers go on with what they loaded. Those still out after a short grace
+    (loading databases, say) are cancelled: a queued one withdrawn, a running one by ending
+    its worker (the search runs in Rust without the GIL, so nothing else stops it). The grace
+    also keeps clear of a race in Ray between cancelling a task and its reply ("Check failed:
+    it != submissible_tasks_.end() Tried to complete task that was not pending", which crashes
+    the driver). Returns how many were cancelled."""
+    _end(search)
     if not pending:
         return 0
-    key = _stop_key(search)
-    try:
-        if _kv is not None:
-            _kv._internal_kv_put(key, b"1", namespace=_KV_NAMESPACE)
-    except Exception:
-        pass
     _, running = ray.wait(list(pending), num_returns=len(pending), timeout=_STOP_GRACE)
     for p in running:
         ray.cancel(p, force=True)
-    try:
-        if _kv is not None:
-            _kv._internal_kv_del(key, namespace=_KV_NAMESPACE)
-    except Exception:
-        pass
     return len(running)
 
 
 class SplitReport:
     """What ``solve_one`` did: per iteration its bound, states expanded and seconds, the
-    nodes (Ray node ids) whose workers ran tasks, and how many tasks still out at the end had
-    to be cancelled (their workers ended) rather than stopping on their own."""
+    nodes (Ray node ids) whose workers ran tasks, and how many tasks still out at the end did
+    not stop on their own within a second and were cancelled (withdrawn when not yet started,
+    else their workers ended)."""
 
     def __init__(self) -> None:
         self.depth = 0
@@ -309,15 +329,24 @@ def solve_one(
     report.roots = sum(len(c) for c in chunks)
     report.tasks = len(chunks)
     board_ref = ray.put(board)
-    # The name under which the tasks still out learn that the search is over (see `_stop`).
-    search = uuid.uuid4().hex
     # The library keeps the iterations (next bound, the solution, the totals) and deals the
     # chunks, nearest the goal first from the second iteration on; Ray runs them.
     iterations = npuzzle.SplitIterations(first_bound, chunks)
     bound: Optional[int] = first_bound
     # The tasks out when the search ends early (the time is up, a task's error, Ctrl-C in the
-    # driver) are stopped on the way out.
+    # driver) are stopped on the way out; the search's key goes in every case.
     pending: List[Any] = []
+    chunk_of: Dict[Any, int] = {}
+    search = _begin(uuid.uuid4().hex)
+
+    def submit(i: int) -> None:
+        """Submits chunk `i` of the current iteration with the time left."""
+        left = None if timeout is None else max(0.001, timeout - (time.monotonic() - started))
+        ref = _search_chunk.options(scheduling_strategy="SPREAD").remote(
+            options, board_ref, iterations.chunks[i], bound, left, search)
+        chunk_of[ref] = i
+        pending.append(ref)
+
     try:
         while bound is not None:
             iteration_start = time.monotonic()
@@ -325,13 +354,10 @@ def solve_one(
             # SPREAD: tasks go to every node rather than fill the driver's node first. Each task
             # also stops itself when the whole search's time is up. Submitted in the library's
             # order, so the nearest chunks start first.
-            left = None if timeout is None else max(0.001, timeout - (time.monotonic() - started))
-            chunk_of = {}
-            for i, c in enumerate(iterations.chunks):
-                ref = _search_chunk.options(scheduling_strategy="SPREAD").remote(
-                    options, board_ref, c, bound, left, search)
-                chunk_of[ref] = i
-            pending = list(chunk_of)
+            chunk_of.clear()
+            pending = []
+            for i in range(len(iterations.chunks)):
+                submit(i)
             while pending:
                 left = None
                 if timeout is not None:
@@ -344,12 +370,18 @@ def solve_one(
                 solved = False
                 for ref in done:
                     try:
-                        # A running search's tasks are not told to stop: never None here.
-                        *result, node = ray.get(ref)
+                        value = ray.get(ref)
                     except SearchLimitError:
                         raise SearchLimitError(
                             f"no solution within {timeout} s (bound {bound}, "
                             f"{iterations.expanded} states expanded)") from None
+                    if value is None:
+                        # The search's key went while it runs (the store restarted without
+                        # it): the chunk searched again by a task that does not ask.
+                        search = None
+                        submit(chunk_of[ref])
+                        continue
+                    *result, node = value
                     report.nodes[node] = report.nodes.get(node, 0) + 1
                     solved = iterations.record(tuple(result), chunk_of[ref]) or solved
                 if solved:
@@ -363,6 +395,8 @@ def solve_one(
     except BaseException:
         report.cancelled += _stop(pending, search)
         raise
+    finally:
+        _end(search)
     if iterations.found is None:
         return None
     return local.split_solution(board, iterations, elapsed=time.monotonic() - started)

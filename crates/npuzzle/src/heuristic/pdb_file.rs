@@ -20,6 +20,7 @@ use rayon::prelude::*;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// File magic.
 const MAGIC: &[u8; 8] = b"NPZLPDB\x01";
@@ -433,41 +434,65 @@ impl PdbCache {
 
     /// Takes the cache's build lock for one database (a `.lock` file beside it, locked with
     /// `flock`), waiting while another process or thread holds it, so that workers sharing a
-    /// cache build each database once: whoever waited loads what the first one saved. `None`
+    /// cache build each database once: whoever waited loads what the first one saved. `Ok(None)`
     /// where no lock can be had (no such directory, read-only, not Unix): build anyway.
-    pub(crate) fn lock_build(&self, goal: &Board, tiles: &[Tile]) -> Option<BuildLock> {
-        self.lock_file(&self.path_for(goal, tiles))
+    /// [`PdbError::Stopped`] when `stop` is set while waiting (a Ctrl-C while another process
+    /// builds for minutes).
+    pub(crate) fn lock_build(
+        &self,
+        goal: &Board,
+        tiles: &[Tile],
+        stop: Option<&AtomicBool>,
+    ) -> Result<Option<BuildLock>, PdbError> {
+        self.lock_file(&self.path_for(goal, tiles), stop)
     }
 
     /// [`PdbCache::lock_build`] for the cache file `file` (a `.lock` file beside it).
-    pub(crate) fn lock_file(&self, file: &Path) -> Option<BuildLock> {
+    pub(crate) fn lock_file(
+        &self,
+        file: &Path,
+        stop: Option<&AtomicBool>,
+    ) -> Result<Option<BuildLock>, PdbError> {
         let path = file.with_extension("lock");
-        fs::create_dir_all(&self.dir).ok()?;
-        let file = fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)
-            .ok()?;
+        let opened = fs::create_dir_all(&self.dir).and_then(|()| {
+            fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+        });
+        let Ok(file) = opened else { return Ok(None) };
         #[cfg(unix)]
         {
+            use std::io::ErrorKind;
             use std::os::fd::AsRawFd;
+            // Without a stop flag the wait blocks; with one it polls the lock and the flag.
+            let how = if stop.is_some() {
+                libc::LOCK_EX | libc::LOCK_NB
+            } else {
+                libc::LOCK_EX
+            };
             loop {
                 // SAFETY: flock on a descriptor this function owns; it only locks the file.
-                let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
-                if r == 0 {
-                    break;
+                if unsafe { libc::flock(file.as_raw_fd(), how) } == 0 {
+                    return Ok(Some(BuildLock { _file: file }));
                 }
-                if std::io::Error::last_os_error().kind() != std::io::ErrorKind::Interrupted {
-                    return None;
+                match std::io::Error::last_os_error().kind() {
+                    ErrorKind::Interrupted => {}
+                    ErrorKind::WouldBlock => {
+                        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                            return Err(PdbError::Stopped);
+                        }
+                        std::thread::sleep(std::time::Duration::from_millis(50));
+                    }
+                    _ => return Ok(None),
                 }
             }
-            Some(BuildLock { _file: file })
         }
         #[cfg(not(unix))]
         {
             drop(file);
-            None
+            Ok(None)
         }
     }
 

@@ -763,6 +763,10 @@ impl PdbSet {
         }
         let mut zero_saved = vec![false; dbs.len()];
         for &i in &to_build {
+            // Given up between databases too (a wait for another's build, a load, may be long).
+            if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
+                return Err(PdbError::Stopped);
+            }
             let pattern = &partition.patterns[i];
             match (damaged[i].take(), zero_damaged[i].take()) {
                 (Some((path, why)), _) | (None, Some((path, why))) => {
@@ -772,7 +776,10 @@ impl PdbSet {
             }
             // Another process or thread sharing the cache may be building this very database:
             // wait for it, then load what it saved instead of building it twice.
-            let build_lock = cache.and_then(|c| c.lock_build(goal, pattern));
+            let build_lock = match cache {
+                Some(c) => c.lock_build(goal, pattern, stop)?,
+                None => None,
+            };
             if let Some(c) = cache
                 && build_lock.is_some()
             {
@@ -1024,5 +1031,49 @@ mod tests {
             best(Shape::new(6, 4).unwrap(), 16 * gib),
             Partition::default_for(Shape::new(6, 4).unwrap()).map(|p| p.name)
         );
+    }
+
+    /// A builder waiting for another's build of the same database (a process sharing the
+    /// cache, a thread here) gives up once its stop flag is set, rather than waiting out a
+    /// build of minutes; with the other's lock gone it goes on.
+    #[test]
+    fn a_wait_for_another_build_stops_on_the_flag() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let dir = std::env::temp_dir().join(format!("npuzzle-lock-stop-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let cache = PdbCache::new(&dir);
+        let shape = Shape::new(3, 3).unwrap();
+        let goal = Board::goal(shape);
+        let partition = Partition::parse("1,2,3,4/5,6,7,8", shape).unwrap();
+        let held = cache
+            .lock_build(&goal, &partition.patterns[0], None)
+            .unwrap()
+            .expect("a lock in a fresh temporary directory");
+        let stop = AtomicBool::new(false);
+        let build = || {
+            PdbSet::load_or_build(
+                &goal,
+                partition.clone(),
+                Some(&cache),
+                true,
+                &|_, _, _, _| {},
+                &mut |_| {},
+                Some(&stop),
+            )
+        };
+        std::thread::scope(|scope| {
+            let waiter = scope.spawn(build);
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            assert!(!waiter.is_finished(), "it waits while the lock is held");
+            stop.store(true, Ordering::Relaxed);
+            assert!(matches!(waiter.join().unwrap(), Err(PdbError::Stopped)));
+        });
+        // With the flag already set, nothing is waited for or built.
+        assert!(matches!(build(), Err(PdbError::Stopped)));
+        drop(held);
+        stop.store(false, Ordering::Relaxed);
+        let set = build().unwrap();
+        assert_eq!(set.partition().patterns, partition.patterns);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -108,11 +108,14 @@ impl PdbSource {
         if self.build == Building::Never {
             return None;
         }
-        // Another process sharing the cache may be building it: wait, then load its file.
-        let _lock = self
-            .cache
-            .as_ref()
-            .and_then(|c| c.lock_file(&c.table_path(goal)));
+        // Another process sharing the cache may be building it: wait, then load its file
+        // (or give up, stopped while waiting).
+        let _lock = match &self.cache {
+            Some(c) => c
+                .lock_file(&c.table_path(goal), self.stop.as_deref())
+                .ok()?,
+            None => None,
+        };
         if let Some(t) = cached(false) {
             return Some(Arc::new(t));
         }
