@@ -39,7 +39,8 @@ pub struct PdbSource {
     pub build: Building,
     /// Reports of loads, builds and build progress.
     pub events: Option<PdbEvents>,
-    /// Set to give up a build in progress (after its current layer): a Ctrl-C.
+    /// Set to give up a build in progress (after its current layer), or a wait for another
+    /// process's build of the same database: a Ctrl-C.
     pub stop: Option<Arc<std::sync::atomic::AtomicBool>>,
 }
 
@@ -363,7 +364,8 @@ impl SolverBuilder {
         self
     }
 
-    /// Gives up building databases (after the current layer) once `flag` is set.
+    /// Gives up building databases (after the current layer), or waiting for another
+    /// process's build, once `flag` is set.
     pub fn stop_builds(mut self, flag: Arc<std::sync::atomic::AtomicBool>) -> SolverBuilder {
         self.source.stop = Some(flag);
         self
