@@ -189,18 +189,24 @@ def _search_key(search: str) -> str:
     return f"running-{search}"
 
 
+_warned = False
+
+
 def _begin(search: str) -> Optional[str]:
     """Puts the running search's key; its name, or None where the store cannot be reached
-    (its tasks then run until they finish or are cancelled)."""
+    (its tasks then run until they finish or are cancelled; said once a process)."""
+    global _warned
     if _kv is None:
         return None
     try:
         _kv._internal_kv_put(_search_key(search), b"1", namespace=_KV_NAMESPACE)
         return search
     except Exception as e:
-        logging.getLogger("npuzzle").warning(
-            "Ray's key-value store cannot be reached (%s): tasks still out at the end of a "
-            "split search will be cancelled, their workers ended", e)
+        if not _warned:
+            _warned = True
+            logging.getLogger("npuzzle").warning(
+                "Ray's key-value store cannot be reached (%s): tasks still out at the end of a "
+                "split search are cancelled, their workers ended", e)
         return None
 
 
@@ -337,17 +343,22 @@ def solve_one(
     # driver) are stopped on the way out; the search's key goes in every case.
     pending: List[Any] = []
     chunk_of: Dict[Any, int] = {}
-    search = _begin(uuid.uuid4().hex)
+    dealt: List[List[str]] = []  # this iteration's chunks
+    # The search's key (see `_begin`; None: none could be put), and the key its tasks ask for
+    # (None once they cannot: see the resubmission below).
+    key: Optional[str] = None
+    asked: Optional[str] = None
 
     def submit(i: int) -> None:
         """Submits chunk `i` of the current iteration with the time left."""
         left = None if timeout is None else max(0.001, timeout - (time.monotonic() - started))
         ref = _search_chunk.options(scheduling_strategy="SPREAD").remote(
-            options, board_ref, iterations.chunks[i], bound, left, search)
+            options, board_ref, dealt[i], bound, left, asked)
         chunk_of[ref] = i
         pending.append(ref)
 
     try:
+        key = asked = _begin(uuid.uuid4().hex)
         while bound is not None:
             iteration_start = time.monotonic()
             expanded_before = iterations.expanded
@@ -355,8 +366,9 @@ def solve_one(
             # also stops itself when the whole search's time is up. Submitted in the library's
             # order, so the nearest chunks start first.
             chunk_of.clear()
+            dealt = iterations.chunks  # made afresh on each read: once an iteration
             pending = []
-            for i in range(len(iterations.chunks)):
+            for i in range(len(dealt)):
                 submit(i)
             while pending:
                 left = None
@@ -377,8 +389,9 @@ def solve_one(
                             f"{iterations.expanded} states expanded)") from None
                     if value is None:
                         # The search's key went while it runs (the store restarted without
-                        # it): the chunk searched again by a task that does not ask.
-                        search = None
+                        # it): the chunk, and those after it, searched by tasks that do not ask
+                        # (cancelled after the grace at the end).
+                        asked = None
                         submit(chunk_of[ref])
                         continue
                     *result, node = value
@@ -386,17 +399,17 @@ def solve_one(
                     solved = iterations.record(tuple(result), chunk_of[ref]) or solved
                 if solved:
                     # Optimal already: every smaller bound was exhausted.
-                    report.cancelled += _stop(pending, search)
+                    report.cancelled += _stop(pending, key)
                     pending = []
             report.iterations.append(dict(bound=bound,
                                           expanded=iterations.expanded - expanded_before,
                                           seconds=time.monotonic() - iteration_start))
             bound = iterations.advance()
     except BaseException:
-        report.cancelled += _stop(pending, search)
+        report.cancelled += _stop(pending, key)
         raise
     finally:
-        _end(search)
+        _end(key)
     if iterations.found is None:
         return None
     return local.split_solution(board, iterations, elapsed=time.monotonic() - started)

@@ -20,7 +20,9 @@ use rayon::prelude::*;
 use std::fs::{self, File};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+#[cfg(unix)]
+use std::sync::atomic::Ordering;
 
 /// File magic.
 const MAGIC: &[u8; 8] = b"NPZLPDB\x01";
@@ -491,6 +493,7 @@ impl PdbCache {
         }
         #[cfg(not(unix))]
         {
+            let _ = stop; // no lock to wait for
             drop(file);
             Ok(None)
         }
