@@ -439,14 +439,15 @@ impl PdbCache {
     /// cache build each database once: whoever waited loads what the first one saved. `Ok(None)`
     /// where no lock can be had (no such directory, read-only, not Unix): build anyway.
     /// [`PdbError::Stopped`] when `stop` is set while waiting (a Ctrl-C while another process
-    /// builds for minutes).
+    /// builds for minutes). `waiting` is called once when the lock is held elsewhere.
     pub(crate) fn lock_build(
         &self,
         goal: &Board,
         tiles: &[Tile],
         stop: Option<&AtomicBool>,
+        waiting: &mut dyn FnMut(),
     ) -> Result<Option<BuildLock>, PdbError> {
-        self.lock_file(&self.path_for(goal, tiles), stop)
+        self.lock_file(&self.path_for(goal, tiles), stop, waiting)
     }
 
     /// [`PdbCache::lock_build`] for the cache file `file` (a `.lock` file beside it).
@@ -454,6 +455,7 @@ impl PdbCache {
         &self,
         file: &Path,
         stop: Option<&AtomicBool>,
+        waiting: &mut dyn FnMut(),
     ) -> Result<Option<BuildLock>, PdbError> {
         let path = file.with_extension("lock");
         let opened = fs::create_dir_all(&self.dir).and_then(|()| {
@@ -468,12 +470,10 @@ impl PdbCache {
         {
             use std::io::ErrorKind;
             use std::os::fd::AsRawFd;
-            // Without a stop flag the wait blocks; with one it polls the lock and the flag.
-            let how = if stop.is_some() {
-                libc::LOCK_EX | libc::LOCK_NB
-            } else {
-                libc::LOCK_EX
-            };
+            // Tried without waiting first; then, without a stop flag, the wait blocks, and with
+            // one it polls the lock and the flag.
+            let mut how = libc::LOCK_EX | libc::LOCK_NB;
+            let mut waited = false;
             loop {
                 // SAFETY: flock on a descriptor this function owns; it only locks the file.
                 if unsafe { libc::flock(file.as_raw_fd(), how) } == 0 {
@@ -482,10 +482,14 @@ impl PdbCache {
                 match std::io::Error::last_os_error().kind() {
                     ErrorKind::Interrupted => {}
                     ErrorKind::WouldBlock => {
-                        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                            return Err(PdbError::Stopped);
+                        if !std::mem::replace(&mut waited, true) {
+                            waiting();
                         }
-                        std::thread::sleep(std::time::Duration::from_millis(50));
+                        match stop {
+                            None => how = libc::LOCK_EX,
+                            Some(s) if s.load(Ordering::Relaxed) => return Err(PdbError::Stopped),
+                            Some(_) => std::thread::sleep(std::time::Duration::from_millis(50)),
+                        }
                     }
                     _ => return Ok(None),
                 }
@@ -493,7 +497,7 @@ impl PdbCache {
         }
         #[cfg(not(unix))]
         {
-            let _ = stop; // no lock to wait for
+            let _ = (stop, waiting); // no lock to wait for
             drop(file);
             Ok(None)
         }

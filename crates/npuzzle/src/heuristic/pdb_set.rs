@@ -390,6 +390,9 @@ pub enum PdbEvent {
     Rebuilding(std::path::PathBuf, String),
     /// Not cached; being built.
     Building(Vec<Tile>),
+    /// Another process (or thread) sharing the cache is building this database: waited for,
+    /// then loaded from its file.
+    Waiting(Vec<Tile>),
     /// Databases of `partition` are about to be built: `databases` of them, `entries` in all
     /// (one byte each on disk), at most `peak_bytes` of memory while one builds.
     Plan {
@@ -465,6 +468,9 @@ impl PdbEvent {
             PdbEvent::Building(tiles) => {
                 format!("building the pattern database for tiles {tiles:?} ({cached_in})")
             }
+            PdbEvent::Waiting(tiles) => format!(
+                "waiting for another process's build of the pattern database for tiles {tiles:?} ({cached_in})"
+            ),
             PdbEvent::Rebuilding(path, why) => format!(
                 "{} is damaged or outdated ({why}); rebuilding it",
                 path.display()
@@ -768,16 +774,12 @@ impl PdbSet {
                 return Err(PdbError::Stopped);
             }
             let pattern = &partition.patterns[i];
-            match (damaged[i].take(), zero_damaged[i].take()) {
-                (Some((path, why)), _) | (None, Some((path, why))) => {
-                    events(PdbEvent::Rebuilding(path, why))
-                }
-                (None, None) => events(PdbEvent::Building(pattern.clone())),
-            }
             // Another process or thread sharing the cache may be building this very database:
-            // wait for it, then load what it saved instead of building it twice.
+            // wait for it (said so), then load what it saved instead of building it twice.
             let build_lock = match cache {
-                Some(c) => c.lock_build(goal, pattern, stop)?,
+                Some(c) => c.lock_build(goal, pattern, stop, &mut || {
+                    events(PdbEvent::Waiting(pattern.clone()))
+                })?,
                 None => None,
             };
             if let Some(c) = cache
@@ -797,6 +799,12 @@ impl PdbSet {
                 if dbs[i].is_some() && (!with_zero[i] || zeros[i].is_some()) {
                     continue;
                 }
+            }
+            match (damaged[i].take(), zero_damaged[i].take()) {
+                (Some((path, why)), _) | (None, Some((path, why))) => {
+                    events(PdbEvent::Rebuilding(path, why))
+                }
+                (None, None) => events(PdbEvent::Building(pattern.clone())),
             }
             let started = std::time::Instant::now();
             let (db, zero) = if with_zero[i] {
@@ -1046,10 +1054,11 @@ mod tests {
         let goal = Board::goal(shape);
         let partition = Partition::parse("1,2,3,4/5,6,7,8", shape).unwrap();
         let held = cache
-            .lock_build(&goal, &partition.patterns[0], None)
+            .lock_build(&goal, &partition.patterns[0], None, &mut || {})
             .unwrap()
             .expect("a lock in a fresh temporary directory");
         let stop = AtomicBool::new(false);
+        let told = std::sync::Mutex::new(Vec::new());
         let build = || {
             PdbSet::load_or_build(
                 &goal,
@@ -1057,7 +1066,11 @@ mod tests {
                 Some(&cache),
                 true,
                 &|_, _, _, _| {},
-                &mut |_| {},
+                &mut |e| {
+                    if let Some(m) = e.message(None) {
+                        told.lock().unwrap().push(m);
+                    }
+                },
                 Some(&stop),
             )
         };
@@ -1068,6 +1081,19 @@ mod tests {
             stop.store(true, Ordering::Relaxed);
             assert!(matches!(waiter.join().unwrap(), Err(PdbError::Stopped)));
         });
+        // It said it was waiting, once, and not that it was building.
+        let said = std::mem::take(&mut *told.lock().unwrap());
+        assert_eq!(said.len(), 2, "{said:?}");
+        assert!(
+            said[0].starts_with("building 2 1,2,3,4/5,6,7,8"),
+            "{said:?}"
+        );
+        assert!(
+            said[1].starts_with(
+                "waiting for another process's build of the pattern database for tiles [1, 2, 3, 4]"
+            ),
+            "{said:?}"
+        );
         // With the flag already set, nothing is waited for or built.
         assert!(matches!(build(), Err(PdbError::Stopped)));
         drop(held);

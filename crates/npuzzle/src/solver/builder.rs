@@ -113,7 +113,7 @@ impl PdbSource {
         // (or give up, stopped while waiting).
         let _lock = match &self.cache {
             Some(c) => c
-                .lock_file(&c.table_path(goal), self.stop.as_deref())
+                .lock_file(&c.table_path(goal), self.stop.as_deref(), &mut || {})
                 .ok()?,
             None => None,
         };
