@@ -357,6 +357,11 @@ def solve_one(
         chunk_of[ref] = i
         pending.append(ref)
 
+    def out_of_time() -> SearchLimitError:
+        """The error of a search whose time is up (the driver's clock or a task's)."""
+        return SearchLimitError(f"no solution within {timeout} s (bound {bound}, "
+                                f"{iterations.expanded} states expanded)")
+
     try:
         key = asked = _begin(uuid.uuid4().hex)
         while bound is not None:
@@ -375,18 +380,14 @@ def solve_one(
                 if timeout is not None:
                     left = timeout - (time.monotonic() - started)
                     if left <= 0:
-                        raise SearchLimitError(
-                            f"no solution within {timeout} s (bound {bound}, "
-                            f"{iterations.expanded} states expanded)")
+                        raise out_of_time()
                 done, pending = ray.wait(pending, num_returns=1, timeout=left)
                 solved = False
                 for ref in done:
                     try:
                         value = ray.get(ref)
                     except SearchLimitError:
-                        raise SearchLimitError(
-                            f"no solution within {timeout} s (bound {bound}, "
-                            f"{iterations.expanded} states expanded)") from None
+                        raise out_of_time() from None
                     if value is None:
                         # The search's key went while it runs (the store restarted without
                         # it): the chunk, and those after it, searched by tasks that do not ask
