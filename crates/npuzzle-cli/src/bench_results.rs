@@ -15,6 +15,7 @@
 use anyhow::{Context, Result, bail};
 use npuzzle::search::Checkpoint;
 use serde::{Deserialize, Serialize};
+use std::ffi::{OsStr, OsString};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -259,24 +260,35 @@ pub fn checkpoint_path(results: &Path, instance: usize, heuristic: &str, goal: &
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
         .collect();
-    results.with_file_name(format!(
-        "{}.{instance}.{form}.{name}-{:08x}.checkpoint",
-        results_name(results),
-        digest(heuristic)
-    ))
+    beside_results(
+        results,
+        &format!(
+            ".{instance}.{form}.{name}-{:08x}.checkpoint",
+            digest(heuristic)
+        ),
+    )
 }
 
 /// Where earlier builds kept instance `instance`'s checkpoint before the name carried the form
 /// and the databases: a run adopts one that fits ([`KeptCheckpoint::find`]).
 fn unlabelled_checkpoint_path(results: &Path, instance: usize) -> PathBuf {
-    results.with_file_name(format!("{}.{instance}.checkpoint", results_name(results)))
+    beside_results(results, &format!(".{instance}.checkpoint"))
+}
+
+/// The file named the results file's own name followed by `suffix`, beside it. The name is kept
+/// as the system gave it (not made valid UTF-8), so results files whose names differ only in
+/// bytes that are not UTF-8 keep their checkpoints apart.
+fn beside_results(results: &Path, suffix: &str) -> PathBuf {
+    let mut name = results_name(results);
+    name.push(suffix);
+    results.with_file_name(name)
 }
 
 /// The results file's own name, the stem of its checkpoints' names.
-fn results_name(results: &Path) -> String {
+fn results_name(results: &Path) -> OsString {
     results
         .file_name()
-        .map_or_else(|| "results".into(), |n| n.to_string_lossy().into_owned())
+        .map_or_else(|| "results".into(), OsStr::to_os_string)
 }
 
 /// A digest of `text` that stays the same across platforms and versions (FNV-1a, 64 bits,
@@ -386,7 +398,8 @@ impl KeptCheckpoint {
     /// Every checkpoint kept beside the results file `results` under the name its contents give
     /// it (or the name earlier builds gave), with where it is, lowest instance first.
     pub fn beside(results: &Path) -> Vec<(PathBuf, Self)> {
-        let stem = format!("{}.", results_name(results));
+        let mut stem = results_name(results);
+        stem.push(".");
         let dir = match results.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -399,10 +412,10 @@ impl KeptCheckpoint {
             .filter(|p| {
                 p.file_name().is_some_and(|n| {
                     // FILE.N.…checkpoint: others (FILE.old.…) are not read at all.
-                    let n = n.to_string_lossy();
-                    n.strip_prefix(&stem)
-                        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
-                        && n.ends_with(".checkpoint")
+                    let n = n.as_encoded_bytes();
+                    n.strip_prefix(stem.as_encoded_bytes())
+                        .is_some_and(|rest| rest.first().is_some_and(u8::is_ascii_digit))
+                        && n.ends_with(b".checkpoint")
                 })
             })
             .filter_map(|p| Self::open(&p).ok().flatten().map(|k| (p, k)))
@@ -655,6 +668,31 @@ mod tests {
         assert_eq!(
             checkpoint_path(file, 25, korf, "blank-first").parent(),
             Some(Path::new("/runs"))
+        );
+    }
+
+    /// Results files whose names differ only in bytes that are not UTF-8 keep their checkpoints
+    /// apart: the name is kept as the system gave it.
+    #[cfg(unix)]
+    #[test]
+    fn checkpoint_names_keep_a_name_that_is_not_utf8() {
+        use std::os::unix::ffi::OsStrExt;
+        let korf = "6-6-6-6 [1, 2, 3, 6, 7, 8] +reflection zero-aware";
+        let a = Path::new(OsStr::from_bytes(b"/runs/r\xff.jsonl"));
+        let b = Path::new(OsStr::from_bytes(b"/runs/r\xfe.jsonl"));
+        let (ca, cb) = (
+            checkpoint_path(a, 3, korf, "blank-first"),
+            checkpoint_path(b, 3, korf, "blank-first"),
+        );
+        assert_ne!(ca, cb);
+        assert!(
+            ca.as_os_str()
+                .as_bytes()
+                .starts_with(b"/runs/r\xff.jsonl.3.")
+        );
+        assert_ne!(
+            unlabelled_checkpoint_path(a, 3),
+            unlabelled_checkpoint_path(b, 3)
         );
     }
 

@@ -393,8 +393,11 @@ pub enum PdbEvent {
     /// Another process (or thread) sharing the cache is building this database: waited for,
     /// then loaded from its file.
     Waiting(Vec<Tile>),
-    /// Databases of `partition` are about to be built: `databases` of them, `entries` in all
-    /// (one byte each on disk), at most `peak_bytes` of memory while one builds.
+    /// Databases of `partition` are about to be built: `databases` of them (this one and the
+    /// ones after it that were not cached when the load began), `entries` in all (one byte each
+    /// on disk), at most `peak_bytes` of memory while one builds. Said once, just before the
+    /// first database this process builds itself; a process that only waits for another's
+    /// builds does not say it.
     Plan {
         /// The partition's name.
         partition: String,
@@ -624,7 +627,7 @@ impl PdbSet {
 
     /// Loads each database from `cache` (when given); the ones not cached, or damaged or
     /// outdated there, are built when `may_build` allows (announced by a [`PdbEvent::Plan`]
-    /// first) and saved (a cache that cannot be written is reported and the databases are
+    /// before the first build) and saved (a cache that cannot be written is reported and the databases are
     /// used from memory). Without `may_build` a missing database is a
     /// [`PdbError::NotCached`]. A build is given up ([`PdbError::Stopped`]) after the layer
     /// during which `stop` is set.
@@ -738,37 +741,42 @@ impl PdbSet {
         let to_build: Vec<usize> = (0..dbs.len())
             .filter(|&i| dbs[i].is_none() || with_zero[i])
             .collect();
-        if !to_build.is_empty() {
-            let zero_bytes = |i: usize| {
-                if with_zero[i] {
-                    super::zero_aware::table_bytes(n, partition.patterns[i].len())
-                } else {
-                    0
-                }
-            };
-            let peak_bytes = to_build
-                .iter()
+        let zero_bytes = |i: usize| {
+            if with_zero[i] {
+                super::zero_aware::table_bytes(n, partition.patterns[i].len())
+            } else {
+                0
+            }
+        };
+        let peak_bytes = |left: &[usize]| {
+            left.iter()
                 .map(|&i| super::pdb::build_bytes(n, partition.patterns[i].len()) + zero_bytes(i))
                 .max()
-                .unwrap_or(0);
+                .unwrap_or(0)
+        };
+        if !to_build.is_empty() {
             // Every build checks its own need again; checked here first, no build runs in vain.
             super::pdb::check_memory(
-                peak_bytes,
+                peak_bytes(&to_build),
                 &format!("the {} databases for {}", partition.name, goal.shape()),
             )?;
-            events(PdbEvent::Plan {
-                partition: partition.name.clone(),
-                databases: to_build.len(),
-                entries: missing
-                    .iter()
-                    .map(|&i| crate::rank::permutations_count(n, partition.patterns[i].len()))
-                    .sum(),
-                peak_bytes,
-                zero_aware_bytes: to_build.iter().map(|&i| zero_bytes(i)).sum(),
-            });
         }
+        // Announced when this process starts its first build, not before: a process that only
+        // waits for another's builds (and loads what they saved) builds nothing, says nothing.
+        let plan = |left: &[usize]| PdbEvent::Plan {
+            partition: partition.name.clone(),
+            databases: left.len(),
+            entries: left
+                .iter()
+                .filter(|i| missing.contains(i))
+                .map(|&i| crate::rank::permutations_count(n, partition.patterns[i].len()))
+                .sum(),
+            peak_bytes: peak_bytes(left),
+            zero_aware_bytes: left.iter().map(|&i| zero_bytes(i)).sum(),
+        };
+        let mut planned = false;
         let mut zero_saved = vec![false; dbs.len()];
-        for &i in &to_build {
+        for (at, &i) in to_build.iter().enumerate() {
             // Given up between databases too (a wait for another's build, a load, may be long).
             if stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
                 return Err(PdbError::Stopped);
@@ -799,6 +807,9 @@ impl PdbSet {
                 if dbs[i].is_some() && (!with_zero[i] || zeros[i].is_some()) {
                     continue;
                 }
+            }
+            if !std::mem::replace(&mut planned, true) {
+                events(plan(&to_build[at..]));
             }
             match (damaged[i].take(), zero_damaged[i].take()) {
                 (Some((path, why)), _) | (None, Some((path, why))) => {
@@ -1081,15 +1092,11 @@ mod tests {
             stop.store(true, Ordering::Relaxed);
             assert!(matches!(waiter.join().unwrap(), Err(PdbError::Stopped)));
         });
-        // It said it was waiting, once, and not that it was building.
+        // It said it was waiting, once, and nothing about building (not even the plan).
         let said = std::mem::take(&mut *told.lock().unwrap());
-        assert_eq!(said.len(), 2, "{said:?}");
+        assert_eq!(said.len(), 1, "{said:?}");
         assert!(
-            said[0].starts_with("building 2 1,2,3,4/5,6,7,8"),
-            "{said:?}"
-        );
-        assert!(
-            said[1].starts_with(
+            said[0].starts_with(
                 "waiting for another process's build of the pattern database for tiles [1, 2, 3, 4]"
             ),
             "{said:?}"
@@ -1100,6 +1107,16 @@ mod tests {
         stop.store(false, Ordering::Relaxed);
         let set = build().unwrap();
         assert_eq!(set.partition().patterns, partition.patterns);
+        // The one that builds says its plan first, then each build.
+        let said = std::mem::take(&mut *told.lock().unwrap());
+        assert!(
+            said[0].starts_with("building 2 1,2,3,4/5,6,7,8"),
+            "{said:?}"
+        );
+        assert!(
+            said[1].starts_with("building the pattern database for tiles [1, 2, 3, 4]"),
+            "{said:?}"
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
