@@ -627,8 +627,8 @@ impl PdbSet {
 
     /// Loads each database from `cache` (when given); the ones not cached, or damaged or
     /// outdated there, are built when `may_build` allows (announced by a [`PdbEvent::Plan`]
-    /// before the first build) and saved (a cache that cannot be written is reported and the databases are
-    /// used from memory). Without `may_build` a missing database is a
+    /// before the first build) and saved (a cache that cannot be written is reported and the
+    /// databases are used from memory). Without `may_build` a missing database is a
     /// [`PdbError::NotCached`]. A build is given up ([`PdbError::Stopped`]) after the layer
     /// during which `stop` is set.
     pub fn load_or_build(
