@@ -249,6 +249,35 @@ impl<R: BufRead> JudgeReader<R> {
         }
     }
 
+    /// The same reader, reading on from `f(input)` (which must yield the bytes `input` would
+    /// have: a wrapper around it).
+    pub fn map_input<S: BufRead>(self, f: impl FnOnce(R) -> S) -> JudgeReader<S> {
+        JudgeReader {
+            input: f(self.input),
+            options: self.options,
+            detected: self.detected,
+            mode: self.mode,
+            line_no: self.line_no,
+            buf: self.buf,
+            line_too_long: self.line_too_long,
+            collector: self.collector,
+            declared: self.declared,
+            datasets: self.datasets,
+            held: self.held,
+            held_bytes: self.held_bytes,
+            probe: self.probe,
+            first_line: self.first_line,
+            stacked: self.stacked,
+            pending: self.pending,
+            finished: self.finished,
+        }
+    }
+
+    /// The input read from.
+    pub fn input_mut(&mut self) -> &mut R {
+        &mut self.input
+    }
+
     /// The convention in use: forced, or detected from the first non-blank line.
     pub fn format(&self) -> Option<Format> {
         self.detected

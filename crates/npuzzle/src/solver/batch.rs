@@ -18,7 +18,9 @@
 //! rest. The searches running side by side share one stored-state cap. A board that cannot be
 //! read or solved gets an error reply in its place, and the batch goes on. Answers of a chunk
 //! stream out as its searches finish, and whatever was written is flushed whenever the batch
-//! waits (for a search, or for more input); a chunk is read whole before it is answered.
+//! waits (for a search, or for more input). A chunk ends early when the input has nothing
+//! more ready (a pipe or a terminal, see `Pumped`), so that a board typed or sent on its own
+//! is answered at once, not when a chunk is full or the input ends.
 
 use crate::board::{Board, Shape};
 use crate::judge::{Format, JudgeReader, Puzzle, RawLine, ReaderOptions};
@@ -599,24 +601,135 @@ enum Chunk {
 /// A chunk and the convention read so far.
 type Message = io::Result<(Option<Format>, Chunk)>;
 
-/// Reads chunks of the input on its own thread, ahead of the answering.
+/// Bytes handed from [`Pumped`]'s reading thread at a time, at most.
+const PUMP_BLOCK: usize = 1 << 16;
+
+/// The input's bytes, read on a thread of their own and handed over in blocks, so that the
+/// chunk reader can tell when its next read would wait for more input (a pipe, a terminal)
+/// and hand over the boards it holds first: each is answered as soon as it arrives, not when
+/// a chunk is full. Holds at most 16 blocks ahead.
+struct Pumped {
+    blocks: mpsc::Receiver<io::Result<Vec<u8>>>,
+    block: Vec<u8>,
+    at: usize,
+    ended: bool,
+    failed: Option<io::Error>,
+}
+
+impl Pumped {
+    /// Starts reading `input` on a thread of its own (it ends at the end of the input, on an
+    /// error, or once this side is dropped and its next block cannot be handed over).
+    fn new<R: BufRead + Send + 'static>(mut input: R) -> Pumped {
+        let (tx, blocks) = mpsc::sync_channel(16);
+        std::thread::spawn(move || {
+            loop {
+                let block = match input.fill_buf() {
+                    Ok([]) => return,
+                    Ok(b) => b[..b.len().min(PUMP_BLOCK)].to_vec(),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                };
+                input.consume(block.len());
+                if tx.send(Ok(block)).is_err() {
+                    return;
+                }
+            }
+        });
+        Pumped {
+            blocks,
+            block: Vec::new(),
+            at: 0,
+            ended: false,
+            failed: None,
+        }
+    }
+
+    /// Takes the next block (or the error, or the end) as handed over: waits when `wait`,
+    /// else returns `false` when nothing has been handed over yet.
+    fn next_block(&mut self, wait: bool) -> bool {
+        let message = if wait {
+            self.blocks
+                .recv()
+                .map_err(|_| mpsc::TryRecvError::Disconnected)
+        } else {
+            self.blocks.try_recv()
+        };
+        match message {
+            Ok(Ok(block)) => (self.block, self.at) = (block, 0),
+            Ok(Err(e)) => self.failed = Some(e),
+            Err(mpsc::TryRecvError::Disconnected) => self.ended = true,
+            Err(mpsc::TryRecvError::Empty) => return false,
+        }
+        true
+    }
+
+    /// Whether the next read would wait for input not read yet.
+    fn would_wait(&mut self) -> bool {
+        self.at == self.block.len()
+            && !self.ended
+            && self.failed.is_none()
+            && !self.next_block(false)
+    }
+}
+
+impl io::Read for Pumped {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let n = {
+            let held = self.fill_buf()?;
+            let n = held.len().min(out.len());
+            out[..n].copy_from_slice(&held[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for Pumped {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        while self.at == self.block.len() && !self.ended {
+            if let Some(e) = self.failed.take() {
+                return Err(e);
+            }
+            self.next_block(true);
+        }
+        Ok(&self.block[self.at..])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.at = (self.at + n).min(self.block.len());
+    }
+}
+
+/// Reads chunks of the input on its own thread, ahead of the answering. A chunk ends when
+/// it is full, or as soon as the input has nothing more ready.
 fn read_ahead<R: BufRead + Send + 'static>(
-    mut reader: JudgeReader<R>,
+    reader: JudgeReader<R>,
     bulk_lines: bool,
 ) -> (mpsc::Receiver<Message>, std::thread::JoinHandle<()>) {
+    let mut reader = reader.map_input(Pumped::new);
     let (tx, rx) = mpsc::sync_channel::<Message>(2);
     let thread = std::thread::spawn(move || {
         loop {
             if bulk_lines && reader.is_line_per_board() {
                 let mut buf = Vec::with_capacity(CHUNK * 20);
                 let mut lines = Vec::with_capacity(CHUNK);
-                let more = match reader.raw_lines(CHUNK, CHUNK_BYTES, &mut buf, &mut lines) {
-                    Ok(more) => more,
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
-                        return;
+                let mut more = true;
+                while more && lines.len() < CHUNK && buf.len() < CHUNK_BYTES {
+                    more = match reader.raw_lines(1, CHUNK_BYTES, &mut buf, &mut lines) {
+                        Ok(more) => more,
+                        Err(e) => {
+                            let _ = tx.send(Err(e));
+                            return;
+                        }
+                    };
+                    if !lines.is_empty() && reader.input_mut().would_wait() {
+                        break;
                     }
-                };
+                }
                 if !lines.is_empty()
                     && tx
                         .send(Ok((reader.format(), Chunk::Lines(buf, lines))))
@@ -648,7 +761,7 @@ fn read_ahead<R: BufRead + Send + 'static>(
                         break;
                     }
                 }
-                if bulk_lines && reader.is_line_per_board() {
+                if (bulk_lines && reader.is_line_per_board()) || reader.input_mut().would_wait() {
                     break;
                 }
             }
@@ -1343,6 +1456,77 @@ mod tests {
             v[2]
         );
         assert_eq!((summary.answered, summary.failures), (2, 1));
+    }
+
+    /// A board that arrives on its own (through a pipe, as from a terminal) is answered at
+    /// once: before the next one is sent, not when a chunk fills or the input ends. One board
+    /// a line, and UVa's datasets.
+    #[test]
+    fn a_board_sent_on_its_own_is_answered_before_the_next_is_sent() {
+        use std::io::Write;
+        let boards = [
+            "2 3 4 1 5 x 7 6 8",
+            "8 6 7 2 5 4 3 x 1",
+            "1 2 3 4 5 6 x 7 8",
+        ];
+        let line_per_board = boards.map(|b| format!("{b}\n"));
+        let uva = [0, 1, 2].map(|i| {
+            let rows: Vec<String> = boards[i]
+                .split(' ')
+                .collect::<Vec<_>>()
+                .chunks(3)
+                .map(|r| r.join(" "))
+                .collect();
+            // A dataset ends at the blank line after it (it could have more rows), the
+            // last at the end of the input.
+            let head = if i == 0 { "3\n\n" } else { "" };
+            let tail = if i < 2 { "\n\n" } else { "\n" };
+            format!("{head}{}{tail}", rows.join("\n"))
+        });
+        for parts in [line_per_board, uva] {
+            let (from_pipe, mut into_pipe) = io::pipe().unwrap();
+            let (answered, answers) = mpsc::channel::<()>();
+            // Sends each part once every part before it is answered (or gives up).
+            let sent = parts.clone();
+            let sender = std::thread::spawn(move || {
+                for (i, part) in sent.iter().enumerate() {
+                    let waited = std::time::Duration::from_secs(20);
+                    if i > 0 && answers.recv_timeout(waited).is_err() {
+                        return Some(i);
+                    }
+                    into_pipe.write_all(part.as_bytes()).unwrap();
+                }
+                None
+            });
+            let reader = JudgeReader::new(io::BufReader::new(from_pipe), ReaderOptions::default());
+            let mut replies = Vec::new();
+            solvers()
+                .run(reader, &Collect::default(), |piece: Vec<_>| {
+                    for _ in &piece {
+                        let _ = answered.send(());
+                    }
+                    replies.extend(piece);
+                    Ok(())
+                })
+                .unwrap();
+            let late = sender.join().unwrap();
+            assert_eq!(
+                late, None,
+                "{parts:?}: part before this one not answered on its own"
+            );
+            let goal = Board::goal(Shape::new(3, 3).unwrap());
+            assert_eq!(replies.len(), 3, "{parts:?}");
+            for ((_, reply), text) in replies.iter().zip(boards) {
+                let solution = match reply {
+                    Collected::Solved(a) => a.solution.clone(),
+                    Collected::Letters(l) => Solution::from_letters(l).unwrap(),
+                    other => panic!("{other:?}"),
+                };
+                solution
+                    .verify(&Board::parse(text).unwrap(), &goal)
+                    .unwrap();
+            }
+        }
     }
 
     /// An output that fails ends the batch with a write error (its searches are stopped).
