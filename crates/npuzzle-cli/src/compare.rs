@@ -97,6 +97,9 @@ struct Row {
     algorithm: Algorithm,
     solved: usize,
     failed: usize,
+    /// Boards the method does not handle at all, and why (the first reason).
+    refused: usize,
+    refusal: Option<String>,
     lengths: Vec<usize>,
     longer_than_optimal: usize,
     /// (depth, expanded, seconds) per solved board.
@@ -123,6 +126,8 @@ fn run_row(
         algorithm,
         solved: 0,
         failed: 0,
+        refused: 0,
+        refusal: None,
         lengths: vec![],
         longer_than_optimal: 0,
         points: vec![],
@@ -131,16 +136,21 @@ fn run_row(
     };
     // The library's batch on one core: each board searched alone on it, in order; the same
     // rule as `solve` for databases (4×4 `auto`, `pdb`), built only when small.
+    let mut limits = limits.clone();
+    if limits.progress.is_some() {
+        limits.progress = crate::progress::search_progress_labelled(format!("{}: ", row.label));
+    }
     let template = goals
         .builder()
         .algorithm(algorithm)
         .heuristic(heuristic)
-        .limits(limits.clone())
+        .limits(limits)
         .pdb_source(pdb.source(Use::Check));
     let solvers = match Solvers::new(goals.clone(), template).on_threads(1) {
         Ok(s) => s,
-        Err(_) => {
-            row.failed = boards.len();
+        Err(e) => {
+            row.refused = boards.len();
+            row.refusal = Some(e.to_string());
             return row;
         }
     };
@@ -151,8 +161,9 @@ fn run_row(
     let texts: Vec<String> = boards.iter().map(Board::to_judge_line).collect();
     let collected = match solvers.collect(&texts, shape, Collect { letters: false }) {
         Ok(c) => c,
-        Err(_) => {
-            row.failed = boards.len();
+        Err(e) => {
+            row.refused = boards.len();
+            row.refusal = Some(e.to_string());
             return row;
         }
     };
@@ -175,12 +186,18 @@ fn run_row(
                 row.total += a.stats.elapsed;
             }
             Collected::Unsolvable => row.solved += 1,
-            Collected::Failed(e) => {
-                if let Some(stats) = e.limit_stats() {
+            Collected::Failed(e) => match e.limit_stats() {
+                // What the search spent before its limit counts too (its time, its memory).
+                Some(stats) => {
                     row.total += stats.elapsed;
+                    row.peak_stored = row.peak_stored.max(stats.peak_stored);
+                    row.failed += 1;
                 }
-                row.failed += 1;
-            }
+                None => {
+                    row.refused += 1;
+                    row.refusal.get_or_insert_with(|| e.to_string());
+                }
+            },
             Collected::Letters(_) | Collected::Unreadable(_) => row.failed += 1,
         }
     }
@@ -204,10 +221,15 @@ struct Figures<'a> {
     boards: usize,
     solved: usize,
     hit_a_limit: usize,
-    mean_length: f64,
+    /// Boards the method does not handle (`not_handled_because` says why).
+    not_handled: usize,
+    not_handled_because: Option<&'a str>,
+    /// Over the boards solved (`None` when none was).
+    mean_length: Option<f64>,
     optimal: String,
-    mean_expanded: f64,
-    max_expanded: u64,
+    /// Over the boards solved (`None` when none was).
+    mean_expanded: Option<f64>,
+    max_expanded: Option<u64>,
     peak_stored: u64,
     total_seconds: f64,
     seconds_per_board: f64,
@@ -218,7 +240,7 @@ impl<'a> Figures<'a> {
         let expanded: Vec<u64> = r.points.iter().map(|p| p.1).collect();
         let optimal = if !checked {
             "not checked".to_string()
-        } else if r.longer_than_optimal == 0 && r.failed == 0 {
+        } else if r.longer_than_optimal == 0 && r.failed == 0 && r.refused == 0 {
             if r.algorithm.is_optimal() {
                 "yes".to_string()
             } else {
@@ -234,13 +256,18 @@ impl<'a> Figures<'a> {
             boards,
             solved: r.solved,
             hit_a_limit: r.failed,
-            mean_length: r.lengths.iter().sum::<usize>() as f64 / r.lengths.len().max(1) as f64,
+            not_handled: r.refused,
+            not_handled_because: r.refusal.as_deref(),
+            mean_length: (!r.lengths.is_empty())
+                .then(|| r.lengths.iter().sum::<usize>() as f64 / r.lengths.len() as f64),
             optimal,
-            mean_expanded: expanded.iter().sum::<u64>() as f64 / expanded.len().max(1) as f64,
-            max_expanded: expanded.iter().copied().max().unwrap_or(0),
+            mean_expanded: (!expanded.is_empty())
+                .then(|| expanded.iter().sum::<u64>() as f64 / expanded.len() as f64),
+            max_expanded: expanded.iter().copied().max(),
             peak_stored: r.peak_stored,
             total_seconds: r.total.as_secs_f64(),
-            seconds_per_board: r.total.as_secs_f64() / r.solved.max(1) as f64,
+            // Over the boards searched, to an answer or to a limit.
+            seconds_per_board: r.total.as_secs_f64() / (r.solved + r.failed).max(1) as f64,
         }
     }
 }
@@ -253,20 +280,23 @@ fn print_table(out: &mut impl Write, rows: &[Row], boards: usize, checked: bool)
     writeln!(out, "|---|---:|---:|---|---:|---:|---:|---:|---:|")?;
     for r in rows {
         let f = Figures::of(r, boards, checked);
-        let solved = if f.hit_a_limit > 0 {
-            format!("{}/{} ({} hit a limit)", f.solved, boards, f.hit_a_limit)
-        } else {
-            format!("{}/{}", f.solved, boards)
-        };
+        let mut solved = format!("{}/{}", f.solved, boards);
+        if f.hit_a_limit > 0 {
+            solved += &format!(" ({} hit a limit)", f.hit_a_limit);
+        }
+        if let Some(why) = f.not_handled_because {
+            solved += &format!(" ({} not handled: {why})", f.not_handled);
+        }
+        let or_none = |n: Option<f64>| n.map_or("-".to_string(), human);
         writeln!(
             out,
-            "| {} | {} | {:.2} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             f.algorithm,
             solved,
-            f.mean_length,
+            f.mean_length.map_or("-".to_string(), |m| format!("{m:.2}")),
             f.optimal,
-            human(f.mean_expanded),
-            human(f.max_expanded as f64),
+            or_none(f.mean_expanded),
+            or_none(f.max_expanded.map(|m| m as f64)),
             human(f.peak_stored as f64),
             human_seconds(f.total_seconds),
             human_seconds(f.seconds_per_board),

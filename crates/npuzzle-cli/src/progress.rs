@@ -46,6 +46,7 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
         let stage = match p.stage {
             Stage::Bound(bound) => format!("IDA* bound {bound}"),
             Stage::Peeling { left, cells } => format!("peeling: {left} of {cells} cells left"),
+            Stage::Stored(stored) => format!("{stored} states stored"),
         };
         b.set_message(format!(
             "{label}{stage}: {} states expanded, {:.1} M/s, {:.0} s",

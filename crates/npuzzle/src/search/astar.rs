@@ -61,7 +61,7 @@ fn best_first<H: Heuristic + ?Sized>(
 ) -> Result<Found, SearchError> {
     super::check_solvable(start, goal)?;
     let codec = Codec::new(start.shape())?;
-    let mut budget = Budget::new(limits);
+    let mut budget = Budget::new(limits).reporting();
     let mut stats = Stats::default();
     let target = codec.pack(goal.cells());
     let root = Node {

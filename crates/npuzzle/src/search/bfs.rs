@@ -15,7 +15,7 @@ pub(crate) const ROOT: u8 = 4;
 pub fn bfs(start: &Board, goal: &Board, limits: &Limits) -> Result<Found, SearchError> {
     super::check_solvable(start, goal)?;
     let codec = Codec::new(start.shape())?;
-    let mut budget = Budget::new(limits);
+    let mut budget = Budget::new(limits).reporting();
     let (s0, target) = (codec.pack(start.cells()), codec.pack(goal.cells()));
     let mut stats = Stats::default();
     // state -> blank move that reached it

@@ -27,7 +27,7 @@ fn came_by(v: u32) -> Option<Move> {
 pub fn bidirectional(start: &Board, goal: &Board, limits: &Limits) -> Result<Found, SearchError> {
     super::check_solvable(start, goal)?;
     let codec = Codec::new(start.shape())?;
-    let mut budget = Budget::new(limits);
+    let mut budget = Budget::new(limits).reporting();
     let mut stats = Stats::default();
     let (s0, target) = (codec.pack(start.cells()), codec.pack(goal.cells()));
     if s0 == target {

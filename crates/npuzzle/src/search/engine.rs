@@ -62,6 +62,9 @@ pub enum Stage {
         /// All cells of the board.
         cells: usize,
     },
+    /// A search that stores the states it meets (breadth-first, bidirectional, A*, greedy):
+    /// how many it holds now (what its stored-state limit counts).
+    Stored(u64),
 }
 
 /// What a search reports while it runs.
@@ -92,7 +95,7 @@ const CHECK_EVERY: u64 = 256;
 /// Subtrees wanted per thread before searching in parallel.
 const ITEMS_PER_THREAD: usize = 24;
 /// Least time between two progress reports.
-const REPORT_EVERY: Duration = Duration::from_millis(500);
+pub(crate) const REPORT_EVERY: Duration = Duration::from_millis(500);
 
 /// Read-only tables and shared counters of one search.
 struct Shared<'a, E> {

@@ -16,6 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use thiserror::Error;
 
+use engine::REPORT_EVERY;
+
 /// What a search did.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Stats {
@@ -447,13 +449,20 @@ impl SplitIterations {
 }
 
 /// Checks limits cheaply from a hot loop: the clock and the cancel flag are read only every
-/// 4096 calls.
+/// 4096 calls. For the searches that store their states ([`Budget::reporting`]) it also sends
+/// the limits' progress hook a report (about twice a second, when the clock is read) of the
+/// states stored and expanded, and a last one, marked finished, when it is dropped.
 pub(crate) struct Budget<'a> {
     limits: &'a Limits,
     start: Instant,
     calls: u32,
     /// States taken from the limits' stored pool, given back on drop.
     taken: u64,
+    /// Whether to report progress, and the time of the last report (`None`: none yet).
+    reports: bool,
+    last_report: Option<Duration>,
+    /// The counts of the last report.
+    reported: (u64, u64),
 }
 
 impl Drop for Budget<'_> {
@@ -461,23 +470,17 @@ impl Drop for Budget<'_> {
         if let Some(pool) = &self.limits.stored_pool {
             pool.give(self.taken);
         }
+        if self.last_report.is_some() {
+            let (expanded, stored) = self.reported;
+            self.report(expanded, stored, true);
+        }
     }
 }
 
 impl<'a> Budget<'a> {
     /// Starts the clock.
     pub fn new(limits: &'a Limits) -> Budget<'a> {
-        Budget {
-            limits,
-            start: Instant::now(),
-            calls: 0,
-            // Without a pool nothing is ever taken: the check stays one comparison.
-            taken: if limits.stored_pool.is_some() {
-                0
-            } else {
-                u64::MAX
-            },
-        }
+        Budget::started_at(limits, Instant::now())
     }
 
     /// A budget whose clock started at `start` (for workers of one search sharing its clock).
@@ -492,6 +495,39 @@ impl<'a> Budget<'a> {
             } else {
                 u64::MAX
             },
+            reports: false,
+            last_report: None,
+            reported: (0, 0),
+        }
+    }
+
+    /// The same budget, reporting progress ([`Stage::Stored`]) to the limits' hook, if any:
+    /// for the searches that store their states (breadth-first, bidirectional, A*), which
+    /// report nothing else.
+    pub fn reporting(mut self) -> Budget<'a> {
+        self.reports = self.limits.progress.is_some();
+        self
+    }
+
+    /// Sends the hook a report of `expanded` and `stored` states (`finished`: the last).
+    #[cold]
+    fn report(&mut self, expanded: u64, stored: u64, finished: bool) {
+        let elapsed = self.start.elapsed();
+        let due = self.last_report.map_or(elapsed >= REPORT_EVERY, |last| {
+            elapsed >= last + REPORT_EVERY
+        });
+        if !(finished || due) {
+            return;
+        }
+        self.last_report = Some(elapsed);
+        self.reported = (expanded, stored);
+        if let Some(hook) = &self.limits.progress {
+            (hook.0)(&SearchProgress {
+                stage: Stage::Stored(stored),
+                expanded,
+                elapsed,
+                finished,
+            });
         }
     }
 
@@ -541,7 +577,7 @@ impl<'a> Budget<'a> {
         self.calls = self.calls.wrapping_add(1);
         self.check_counts(expanded, stored).or_else(|| {
             if self.calls.is_multiple_of(4096) {
-                self.check_clock()
+                self.check_clock(expanded, stored)
             } else {
                 None
             }
@@ -553,7 +589,7 @@ impl<'a> Budget<'a> {
     #[inline]
     pub fn check_now(&mut self, expanded: u64, stored: u64) -> Option<LimitKind> {
         self.check_counts(expanded, stored)
-            .or_else(|| self.check_clock())
+            .or_else(|| self.check_clock(expanded, stored))
     }
 
     /// The node and memory limits (taking states from the stored pool as the search grows).
@@ -587,8 +623,11 @@ impl<'a> Budget<'a> {
         false
     }
 
-    /// The time limit and the cancel flag.
-    fn check_clock(&self) -> Option<LimitKind> {
+    /// The time limit and the cancel flag (and a progress report, when one is due).
+    fn check_clock(&mut self, expanded: u64, stored: u64) -> Option<LimitKind> {
+        if self.reports {
+            self.report(expanded, stored, false);
+        }
         if self
             .limits
             .max_time
@@ -659,6 +698,56 @@ pub(crate) fn check_solvable(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The searches that store their states report how many they hold while they run (a
+    /// long search is not silent), and a last report, marked finished, when they stop.
+    #[test]
+    fn searches_that_store_states_report_progress() {
+        let board = crate::Board::parse("2 11 8 14 6 3 15 4 5 13 1 7 10 12 9 x").unwrap();
+        let goal = crate::Board::goal(board.shape());
+        let h = crate::heuristic::Manhattan::new(&goal);
+        type Search = Box<dyn Fn(&Limits) -> Result<Found, SearchError>>;
+        let (b, g) = (board.clone(), goal.clone());
+        let (b2, g2) = (board.clone(), goal.clone());
+        let searches: [(&str, Search); 3] = [
+            ("bfs", Box::new(move |l| bfs(&b, &g, l))),
+            (
+                "bidirectional",
+                Box::new(move |l| bidirectional(&b2, &g2, l)),
+            ),
+            ("astar", Box::new(move |l| astar(&board, &goal, &h, l))),
+        ];
+        for (name, search) in searches {
+            let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+            let into = seen.clone();
+            let limits = Limits {
+                max_time: Some(Duration::from_millis(1300)),
+                progress: Some(ProgressHook(Arc::new(move |p: &SearchProgress| {
+                    into.lock().unwrap().push(*p)
+                }))),
+                ..Limits::default()
+            };
+            // A* with Manhattan distance on this 47-move board runs well past the limit too.
+            assert!(
+                matches!(search(&limits), Err(SearchError::Limit(_))),
+                "{name}"
+            );
+            let seen = seen.lock().unwrap();
+            assert!(seen.len() >= 2, "{name}: {seen:?}");
+            let (last, running) = seen.split_last().unwrap();
+            assert!(
+                last.finished && running.iter().all(|p| !p.finished),
+                "{name}"
+            );
+            for p in running {
+                let Stage::Stored(stored) = p.stage else {
+                    panic!("{name}: {p:?}")
+                };
+                assert!(stored > 0 && p.expanded > 0, "{name}: {p:?}");
+                assert!(p.elapsed >= REPORT_EVERY, "{name}: {p:?}");
+            }
+        }
+    }
 
     /// Dealt iterations hand out the roots in chunks, and after an iteration the roots nearest
     /// the goal first (ties and the unreported in their order before); a solution ends them.
