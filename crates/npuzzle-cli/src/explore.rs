@@ -71,18 +71,22 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
         );
         b
     });
-    let printed = Mutex::new(std::io::stdout());
-    let progress_bar = bar.clone();
-    if text {
+    // The header goes out with the first distance, once the search has started: a search
+    // refused up front (too large, memory) prints nothing on standard output.
+    let header = text.then(|| {
         let needed = space::explore_memory(args.size).unwrap_or(0);
-        println!(
-            "exploring {} toward {} ({} for the search)",
+        format!(
+            "exploring {} toward {} ({} for the search)\n{:>8} {:>16} {:>16}",
             args.size,
             goal.to_judge_line(),
             human_bytes(needed),
-        );
-        println!("{:>8} {:>16} {:>16}", "distance", "states", "known");
-    }
+            "distance",
+            "states",
+            "known"
+        )
+    });
+    let printed = Mutex::new((std::io::stdout(), header));
+    let progress_bar = bar.clone();
     let report_layers = text;
     let progress = move |e: SweepEvent| match e {
         SweepEvent::Layer {
@@ -90,8 +94,12 @@ pub fn run(args: ExploreArgs) -> Result<ExitCode> {
             states,
             known,
         } => {
-            if report_layers && let Ok(mut out) = printed.lock() {
-                let line = format!("{distance:>8} {states:>16} {known:>16}");
+            if report_layers && let Ok(mut guard) = printed.lock() {
+                let (out, header) = &mut *guard;
+                let mut line = format!("{distance:>8} {states:>16} {known:>16}");
+                if let Some(h) = header.take() {
+                    line = format!("{h}\n{line}");
+                }
                 match &progress_bar {
                     Some(b) => b.println(line),
                     None => {

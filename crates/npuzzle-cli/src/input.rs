@@ -1,7 +1,7 @@
 //! Where boards come from (arguments, a file, standard input) and the options that say how to
 //! read them (`--format`, `--size`, `--goal`), shared by every subcommand.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use npuzzle::judge::{Format, JudgeReader, ReaderOptions};
 use npuzzle::parse::{Token, read_token};
@@ -118,6 +118,12 @@ pub fn open(path: &PathBuf) -> Result<Box<dyn BufRead + Send>> {
         return Ok(Box::new(BufReader::with_capacity(1 << 16, io::stdin())));
     }
     let f = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    if f.metadata().is_ok_and(|m| m.is_dir()) {
+        bail!(
+            "cannot read {}: it is a directory, not a file of boards",
+            path.display()
+        );
+    }
     Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
 }
 

@@ -53,7 +53,7 @@ enum Command {
     Scramble(scramble::ScrambleArgs),
     /// Serve the web page and the JSON API.
     Serve(serve::ServeArgs),
-    /// Measure whole workloads (release builds): eight, search, korf100, korf24, fifteen80, serve.
+    /// Measure whole workloads (release builds): eight, search, korf100, korf24, fifteen80, large, serve.
     Bench(bench::BenchArgs),
     /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
     Completions(shell::CompletionsArgs),

@@ -33,8 +33,9 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub algorithm: AlgorithmArg,
     /// Heuristic for astar, idastar, greedy and near (default: pattern databases for auto on
-    /// boards of 16 to 32 cells, linear conflict otherwise). Naming one with auto on a board
-    /// past 16 cells searches optimally with it instead of answering near-optimally.
+    /// boards of 16 to 32 cells, and for near there where they are cached or quick to build;
+    /// linear conflict otherwise). Naming one with auto on a board past 32 cells searches
+    /// optimally with it instead of answering near-optimally.
     #[arg(long, value_enum)]
     pub heuristic: Option<HeuristicArg>,
     #[command(flatten)]

@@ -171,6 +171,16 @@ fn junk_line_of_a_million_tokens() {
     assert!(stderr(&o).contains("line 2: line is longer than"));
 }
 
+/// A directory given for a file of boards is named as such, with a usage error's status.
+#[test]
+fn a_directory_for_a_file_of_boards_is_named() {
+    let dir = std::env::temp_dir();
+    let o = npuzzle(&["solve", dir.to_str().unwrap()], "");
+    assert_eq!(o.status.code(), Some(2));
+    let want = format!("cannot read {}: it is a directory", dir.display());
+    assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+}
+
 #[test]
 fn goal_option() {
     let goal = "1 2 3 8 x 4 7 6 5";
@@ -440,6 +450,39 @@ fn compare_table_and_plot() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg") && text.contains("idastar+manhattan"));
     std::fs::remove_file(&svg).unwrap();
+
+    // On 4×4 the table says it does not handle the boards (and why), not that it hit a
+    // limit; a search stopped at a limit shows '-' for what only solved boards have.
+    let boards = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n5 1 2 3 9 6 7 4 13 10 11 8 14 15 12 x\n";
+    let o = npuzzle(
+        &[
+            "compare",
+            "--algorithms",
+            "table,bfs,idastar",
+            "--heuristics",
+            "manhattan",
+            "--max-nodes",
+            "1000",
+            "-",
+        ],
+        boards,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("| {name} |")))
+            .unwrap_or_else(|| panic!("{name} missing from\n{out}"))
+            .to_string()
+    };
+    assert!(
+        row("table").contains("0/2 (2 not handled: a 4x4 board has too many states"),
+        "{out}"
+    );
+    // bfs solves the one-move board within 1000 states and stops on the 12-move one.
+    let bfs = row("bfs");
+    assert!(bfs.contains("| 1/2 (1 hit a limit) | 1.00 |"), "{bfs}");
+    assert!(row("idastar+manhattan").contains("| 2/2 |"), "{out}");
 }
 
 #[test]
@@ -1089,6 +1132,8 @@ fn explore_reports_whole_state_spaces() {
     assert!(stderr(&o).contains("needs 2615.3 GB"), "{}", stderr(&o));
     let o = npuzzle(&["explore", "3x3", "--max-memory", "0"], "");
     assert_eq!(o.status.code(), Some(2));
+    // Refused up front: nothing on standard output, not even the header.
+    assert_eq!(stdout(&o), "");
     let o = npuzzle(&["explore", "5x4"], "");
     assert!(stderr(&o).contains("at most 16 cells"), "{}", stderr(&o));
 }

@@ -191,14 +191,19 @@ impl PdbSource {
                 continue;
             }
             seen.push(partition.name.clone());
-            if candidates.first().is_some_and(|best| best != &partition) {
-                self.event(PdbEvent::Weaker {
-                    using: partition.name.clone(),
-                    stronger: candidates[0].name.clone(),
-                });
-            }
+            let weaker = candidates.first().is_some_and(|best| best != &partition);
+            let using = partition.name.clone();
             match self.load(&canonical, partition) {
-                Ok(set) => return Ok(Some(set)),
+                Ok(set) => {
+                    // Said once the set is in hand (loaded, or built after its plan).
+                    if weaker {
+                        self.event(PdbEvent::Weaker {
+                            using,
+                            stronger: candidates[0].name.clone(),
+                        });
+                    }
+                    return Ok(Some(set));
+                }
                 Err(e @ (PdbError::NotCached(_) | PdbError::Corrupt { .. })) => {
                     self.event(PdbEvent::Unavailable(e.to_string()))
                 }
