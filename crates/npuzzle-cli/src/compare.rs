@@ -232,13 +232,16 @@ struct Figures<'a> {
     max_expanded: Option<u64>,
     peak_stored: u64,
     total_seconds: f64,
-    seconds_per_board: f64,
+    /// Over the boards searched (`None` when the method searched none).
+    seconds_per_board: Option<f64>,
 }
 
 impl<'a> Figures<'a> {
     fn of(r: &'a Row, boards: usize, checked: bool) -> Figures<'a> {
         let expanded: Vec<u64> = r.points.iter().map(|p| p.1).collect();
-        let optimal = if !checked {
+        let optimal = if r.solved == 0 {
+            "-".to_string()
+        } else if !checked {
             "not checked".to_string()
         } else if r.longer_than_optimal == 0 && r.failed == 0 && r.refused == 0 {
             if r.algorithm.is_optimal() {
@@ -267,7 +270,8 @@ impl<'a> Figures<'a> {
             peak_stored: r.peak_stored,
             total_seconds: r.total.as_secs_f64(),
             // Over the boards searched, to an answer or to a limit.
-            seconds_per_board: r.total.as_secs_f64() / (r.solved + r.failed).max(1) as f64,
+            seconds_per_board: (r.solved + r.failed > 0)
+                .then(|| r.total.as_secs_f64() / (r.solved + r.failed) as f64),
         }
     }
 }
@@ -299,7 +303,7 @@ fn print_table(out: &mut impl Write, rows: &[Row], boards: usize, checked: bool)
             or_none(f.max_expanded.map(|m| m as f64)),
             human(f.peak_stored as f64),
             human_seconds(f.total_seconds),
-            human_seconds(f.seconds_per_board),
+            f.seconds_per_board.map_or("-".to_string(), human_seconds),
         )?;
     }
     Ok(())

@@ -47,6 +47,7 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
             Stage::Bound(bound) => format!("IDA* bound {bound}"),
             Stage::Peeling { left, cells } => format!("peeling: {left} of {cells} cells left"),
             Stage::Stored(stored) => format!("{stored} states stored"),
+            _ => "searching".to_string(),
         };
         b.set_message(format!(
             "{label}{stage}: {} states expanded, {:.1} M/s, {:.0} s",

@@ -251,7 +251,7 @@ impl<R: BufRead> JudgeReader<R> {
 
     /// The same reader, reading on from `f(input)` (which must yield the bytes `input` would
     /// have: a wrapper around it).
-    pub fn map_input<S: BufRead>(self, f: impl FnOnce(R) -> S) -> JudgeReader<S> {
+    pub(crate) fn map_input<S: BufRead>(self, f: impl FnOnce(R) -> S) -> JudgeReader<S> {
         JudgeReader {
             input: f(self.input),
             options: self.options,
@@ -271,11 +271,6 @@ impl<R: BufRead> JudgeReader<R> {
             pending: self.pending,
             finished: self.finished,
         }
-    }
-
-    /// The input read from.
-    pub fn input_mut(&mut self) -> &mut R {
-        &mut self.input
     }
 
     /// The convention in use: forced, or detected from the first non-blank line.

@@ -49,8 +49,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// What a long search is doing when it reports.
+/// What a long search is doing when it reports (more kinds of search may report later).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Stage {
     /// IDA*: the current iteration's bound on solution length.
     Bound(u32),

@@ -63,8 +63,9 @@ pub struct Limits {
     /// limit when it would take more than the pool has left, besides `max_stored`.
     pub stored_pool: Option<Arc<StoredPool>>,
     /// Receives progress reports from long searches (the IDA* engine reports its bound and
-    /// states expanded about twice a second, the near-optimal solver's peeling of boards past
-    /// 900 cells the cells left after every line).
+    /// states expanded about twice a second, the searches that store their states (BFS,
+    /// bidirectional, A*, greedy) the states they hold and have expanded, the near-optimal
+    /// solver's peeling of boards past 900 cells the cells left after every line).
     pub progress: Option<engine::ProgressHook>,
     /// Where an optimal search on the IDA* engine goes on from (its first iteration's bound,
     /// the subtrees of it already searched, the states and time spent before it, and the
@@ -461,7 +462,8 @@ pub(crate) struct Budget<'a> {
     /// Whether to report progress, and the time of the last report (`None`: none yet).
     reports: bool,
     last_report: Option<Duration>,
-    /// The counts of the last report.
+    /// The counts at the last reading of the clock (at most 4096 checks old), for the last
+    /// report.
     reported: (u64, u64),
 }
 
@@ -502,8 +504,9 @@ impl<'a> Budget<'a> {
     }
 
     /// The same budget, reporting progress ([`Stage::Stored`]) to the limits' hook, if any:
-    /// for the searches that store their states (breadth-first, bidirectional, A*), which
-    /// report nothing else.
+    /// for the searches that store their states (breadth-first, bidirectional, A*, greedy),
+    /// which report nothing else. The last report's counts are those of the last time the
+    /// clock was read (within 4096 checks of the end).
     pub fn reporting(mut self) -> Budget<'a> {
         self.reports = self.limits.progress.is_some();
         self
@@ -520,7 +523,6 @@ impl<'a> Budget<'a> {
             return;
         }
         self.last_report = Some(elapsed);
-        self.reported = (expanded, stored);
         if let Some(hook) = &self.limits.progress {
             (hook.0)(&SearchProgress {
                 stage: Stage::Stored(stored),
@@ -626,6 +628,7 @@ impl<'a> Budget<'a> {
     /// The time limit and the cancel flag (and a progress report, when one is due).
     fn check_clock(&mut self, expanded: u64, stored: u64) -> Option<LimitKind> {
         if self.reports {
+            self.reported = (expanded, stored);
             self.report(expanded, stored, false);
         }
         if self

@@ -604,22 +604,24 @@ type Message = io::Result<(Option<Format>, Chunk)>;
 /// Bytes handed from [`Pumped`]'s reading thread at a time, at most.
 const PUMP_BLOCK: usize = 1 << 16;
 
-/// The input's bytes, read on a thread of their own and handed over in blocks, so that the
-/// chunk reader can tell when its next read would wait for more input (a pipe, a terminal)
-/// and hand over the boards it holds first: each is answered as soon as it arrives, not when
-/// a chunk is full. Holds at most 16 blocks ahead.
+/// The input's bytes, read on a thread of their own and handed over in blocks (about 16 held
+/// ahead at most), so that the chunk reader learns when its next read would wait for more
+/// input (a pipe, a terminal): `before_wait` runs first, and hands over the boards read so far.
+/// Each board is then answered as soon as it is complete, not when a chunk is full or the
+/// input ends.
 struct Pumped {
     blocks: mpsc::Receiver<io::Result<Vec<u8>>>,
     block: Vec<u8>,
     at: usize,
     ended: bool,
     failed: Option<io::Error>,
+    before_wait: Box<dyn FnMut()>,
 }
 
 impl Pumped {
     /// Starts reading `input` on a thread of its own (it ends at the end of the input, on an
     /// error, or once this side is dropped and its next block cannot be handed over).
-    fn new<R: BufRead + Send + 'static>(mut input: R) -> Pumped {
+    fn new<R: BufRead + Send + 'static>(mut input: R, before_wait: Box<dyn FnMut()>) -> Pumped {
         let (tx, blocks) = mpsc::sync_channel(16);
         std::thread::spawn(move || {
             loop {
@@ -644,11 +646,12 @@ impl Pumped {
             at: 0,
             ended: false,
             failed: None,
+            before_wait,
         }
     }
 
-    /// Takes the next block (or the error, or the end) as handed over: waits when `wait`,
-    /// else returns `false` when nothing has been handed over yet.
+    /// Takes the next block (or the error, or the end) handed over: waits when `wait`, else
+    /// returns `false` when nothing has been handed over yet.
     fn next_block(&mut self, wait: bool) -> bool {
         let message = if wait {
             self.blocks
@@ -664,14 +667,6 @@ impl Pumped {
             Err(mpsc::TryRecvError::Empty) => return false,
         }
         true
-    }
-
-    /// Whether the next read would wait for input not read yet.
-    fn would_wait(&mut self) -> bool {
-        self.at == self.block.len()
-            && !self.ended
-            && self.failed.is_none()
-            && !self.next_block(false)
     }
 }
 
@@ -694,7 +689,10 @@ impl BufRead for Pumped {
             if let Some(e) = self.failed.take() {
                 return Err(e);
             }
-            self.next_block(true);
+            if !self.next_block(false) {
+                (self.before_wait)();
+                self.next_block(true);
+            }
         }
         Ok(&self.block[self.at..])
     }
@@ -704,80 +702,104 @@ impl BufRead for Pumped {
     }
 }
 
-/// Reads chunks of the input on its own thread, ahead of the answering. A chunk ends when
-/// it is full, or as soon as the input has nothing more ready.
+/// The boards read and not handed over yet, and the convention read so far.
+#[derive(Default)]
+struct Held {
+    format: Option<Format>,
+    puzzles: Vec<Puzzle>,
+    cells: usize,
+    buf: Vec<u8>,
+    lines: Vec<RawLine>,
+}
+
+impl Held {
+    /// Whether the chunk is full.
+    fn full(&self) -> bool {
+        self.puzzles.len() >= CHUNK
+            || self.cells >= CHUNK_CELLS
+            || self.lines.len() >= CHUNK
+            || self.buf.len() >= CHUNK_BYTES
+    }
+
+    /// Hands what is held over to `tx`; `false` when nobody takes it any more.
+    fn hand_over(cell: &std::cell::RefCell<Held>, tx: &mpsc::SyncSender<Message>) -> bool {
+        let mut held = cell.borrow_mut();
+        let chunk = if !held.puzzles.is_empty() {
+            held.cells = 0;
+            Chunk::Puzzles(std::mem::take(&mut held.puzzles))
+        } else if !held.lines.is_empty() {
+            Chunk::Lines(
+                std::mem::take(&mut held.buf),
+                std::mem::take(&mut held.lines),
+            )
+        } else {
+            return true;
+        };
+        let format = held.format;
+        drop(held);
+        tx.send(Ok((format, chunk))).is_ok()
+    }
+}
+
+/// Reads chunks of the input on its own thread, ahead of the answering. A chunk is handed
+/// over when it is full, and whenever the input has nothing more ready (see [`Pumped`]).
 fn read_ahead<R: BufRead + Send + 'static>(
     reader: JudgeReader<R>,
     bulk_lines: bool,
 ) -> (mpsc::Receiver<Message>, std::thread::JoinHandle<()>) {
-    let mut reader = reader.map_input(Pumped::new);
     let (tx, rx) = mpsc::sync_channel::<Message>(2);
     let thread = std::thread::spawn(move || {
+        let held = std::rc::Rc::new(std::cell::RefCell::new(Held::default()));
+        let before_wait = {
+            let (held, tx) = (held.clone(), tx.clone());
+            Box::new(move || {
+                Held::hand_over(&held, &tx);
+            })
+        };
+        let mut reader = reader.map_input(|input| Pumped::new(input, before_wait));
+        let (mut buf, mut lines) = (Vec::new(), Vec::new());
         loop {
-            if bulk_lines && reader.is_line_per_board() {
-                let mut buf = Vec::with_capacity(CHUNK * 20);
-                let mut lines = Vec::with_capacity(CHUNK);
-                let mut more = true;
-                while more && lines.len() < CHUNK && buf.len() < CHUNK_BYTES {
-                    more = match reader.raw_lines(1, CHUNK_BYTES, &mut buf, &mut lines) {
-                        Ok(more) => more,
-                        Err(e) => {
-                            let _ = tx.send(Err(e));
-                            return;
-                        }
-                    };
-                    if !lines.is_empty() && reader.input_mut().would_wait() {
-                        break;
-                    }
+            let by_lines = bulk_lines && reader.is_line_per_board();
+            let read = if by_lines {
+                // One line at a time: into the held chunk when read (nothing is borrowed
+                // while reading, when the input may hand the chunk over).
+                let more = reader.raw_lines(1, CHUNK_BYTES, &mut buf, &mut lines);
+                let mut h = held.borrow_mut();
+                h.format = reader.format();
+                for l in lines.drain(..) {
+                    let start = h.buf.len();
+                    h.buf.extend_from_slice(&buf[l.start..l.end]);
+                    let end = h.buf.len();
+                    h.lines.push(RawLine { start, end, ..l });
                 }
-                if !lines.is_empty()
-                    && tx
-                        .send(Ok((reader.format(), Chunk::Lines(buf, lines))))
-                        .is_err()
-                {
+                buf.clear();
+                more
+            } else {
+                reader.next_puzzle().map(|p| match p {
+                    Some(p) => {
+                        let mut h = held.borrow_mut();
+                        h.cells += p.board.as_ref().map_or(1, |b| b.shape().cells());
+                        h.puzzles.push(p);
+                        h.format = reader.format();
+                        true
+                    }
+                    None => false,
+                })
+            };
+            // Boards read before an error or the end are handed over first; so are boards read
+            // one by one before the input turned out to be one board a line.
+            let switching = !by_lines && bulk_lines && reader.is_line_per_board();
+            let full = switching || held.borrow().full();
+            if (full || !matches!(read, Ok(true))) && !Held::hand_over(&held, &tx) {
+                return;
+            }
+            match read {
+                Ok(true) => {}
+                Ok(false) => return,
+                Err(e) => {
+                    let _ = tx.send(Err(e));
                     return;
                 }
-                if !more {
-                    return;
-                }
-                continue;
-            }
-            let mut chunk = Vec::with_capacity(64);
-            let mut ended = false;
-            let mut failed = None;
-            let mut cells = 0;
-            while chunk.len() < CHUNK && cells < CHUNK_CELLS {
-                match reader.next_puzzle() {
-                    Ok(Some(p)) => {
-                        cells += p.board.as_ref().map_or(1, |b| b.shape().cells());
-                        chunk.push(p);
-                    }
-                    Ok(None) => {
-                        ended = true;
-                        break;
-                    }
-                    Err(e) => {
-                        failed = Some(e);
-                        break;
-                    }
-                }
-                if (bulk_lines && reader.is_line_per_board()) || reader.input_mut().would_wait() {
-                    break;
-                }
-            }
-            if !chunk.is_empty()
-                && tx
-                    .send(Ok((reader.format(), Chunk::Puzzles(chunk))))
-                    .is_err()
-            {
-                return;
-            }
-            if let Some(e) = failed {
-                let _ = tx.send(Err(e));
-                return;
-            }
-            if ended {
-                return;
             }
         }
     });
@@ -1470,29 +1492,62 @@ mod tests {
             "1 2 3 4 5 6 x 7 8",
         ];
         let line_per_board = boards.map(|b| format!("{b}\n"));
-        let uva = [0, 1, 2].map(|i| {
-            let rows: Vec<String> = boards[i]
+        let rows = |b: &str| {
+            let rows: Vec<String> = b
                 .split(' ')
                 .collect::<Vec<_>>()
                 .chunks(3)
                 .map(|r| r.join(" "))
                 .collect();
-            // A dataset ends at the blank line after it (it could have more rows), the
-            // last at the end of the input.
-            let head = if i == 0 { "3\n\n" } else { "" };
-            let tail = if i < 2 { "\n\n" } else { "\n" };
-            format!("{head}{}{tail}", rows.join("\n"))
-        });
-        for parts in [line_per_board, uva] {
+            rows.join("\n")
+        };
+        // A dataset ends at the blank line after it (it could have more rows), the last at
+        // the end of the input.
+        let (a, b, c) = (rows(boards[0]), rows(boards[1]), rows(boards[2]));
+        // Each form: its parts, and before each part how many answers must be out.
+        let forms: [(Vec<String>, [usize; 3]); 4] = [
+            (line_per_board.to_vec(), [0, 1, 2]),
+            // A line's end arrives with the start of the next.
+            (
+                vec![
+                    format!("{}\n8 6 7 2", boards[0]),
+                    " 5 4 3 x 1\n1 2 3".to_string(),
+                    " 4 5 6 x 7 8\n".to_string(),
+                ],
+                [0, 1, 2],
+            ),
+            (
+                vec![
+                    format!("3\n\n{a}\n\n"),
+                    format!("{b}\n\n"),
+                    format!("{c}\n"),
+                ],
+                [0, 1, 2],
+            ),
+            // The blank line that ends a dataset arrives with the next one.
+            (
+                vec![
+                    format!("3\n\n{a}\n"),
+                    format!("\n{b}\n"),
+                    format!("\n{c}\n"),
+                ],
+                [0, 0, 1],
+            ),
+        ];
+        for (parts, needed) in forms {
             let (from_pipe, mut into_pipe) = io::pipe().unwrap();
             let (answered, answers) = mpsc::channel::<()>();
-            // Sends each part once every part before it is answered (or gives up).
+            // Sends each part once the answers it needs are out (or gives up).
             let sent = parts.clone();
             let sender = std::thread::spawn(move || {
+                let mut out = 0;
                 for (i, part) in sent.iter().enumerate() {
-                    let waited = std::time::Duration::from_secs(20);
-                    if i > 0 && answers.recv_timeout(waited).is_err() {
-                        return Some(i);
+                    while out < needed[i] {
+                        let waited = std::time::Duration::from_secs(20);
+                        if answers.recv_timeout(waited).is_err() {
+                            return Some(i);
+                        }
+                        out += 1;
                     }
                     into_pipe.write_all(part.as_bytes()).unwrap();
                 }
