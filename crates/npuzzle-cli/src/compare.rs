@@ -96,7 +96,10 @@ struct Row {
     label: String,
     algorithm: Algorithm,
     solved: usize,
-    failed: usize,
+    /// Boards whose search stopped at a limit.
+    limited: usize,
+    /// Answers that did not replay to the goal (a bug: the exit status is then 1).
+    wrong: usize,
     /// Boards the method does not handle at all, and why (the first reason).
     refused: usize,
     refusal: Option<String>,
@@ -125,7 +128,8 @@ fn run_row(
         label,
         algorithm,
         solved: 0,
-        failed: 0,
+        limited: 0,
+        wrong: 0,
         refused: 0,
         refusal: None,
         lengths: vec![],
@@ -171,7 +175,7 @@ fn run_row(
         match c {
             Collected::Solved(a) => {
                 if a.solution.verify(b, &goals.for_shape(b.shape())).is_err() {
-                    row.failed += 1;
+                    row.wrong += 1;
                     continue;
                 }
                 row.solved += 1;
@@ -191,14 +195,18 @@ fn run_row(
                 Some(stats) => {
                     row.total += stats.elapsed;
                     row.peak_stored = row.peak_stored.max(stats.peak_stored);
-                    row.failed += 1;
+                    row.limited += 1;
                 }
                 None => {
                     row.refused += 1;
                     row.refusal.get_or_insert_with(|| e.to_string());
                 }
             },
-            Collected::Letters(_) | Collected::Unreadable(_) => row.failed += 1,
+            Collected::Letters(_) | Collected::Unreadable(_) => {
+                row.refused += 1;
+                row.refusal
+                    .get_or_insert_with(|| "a reply that is no answer".into());
+            }
         }
     }
     row
@@ -221,6 +229,8 @@ struct Figures<'a> {
     boards: usize,
     solved: usize,
     hit_a_limit: usize,
+    /// Answers that did not reach the goal (none, unless something is broken).
+    wrong_answers: usize,
     /// Boards the method does not handle (`not_handled_because` says why).
     not_handled: usize,
     not_handled_because: Option<&'a str>,
@@ -243,7 +253,7 @@ impl<'a> Figures<'a> {
             "-".to_string()
         } else if !checked {
             "not checked".to_string()
-        } else if r.longer_than_optimal == 0 && r.failed == 0 && r.refused == 0 {
+        } else if r.longer_than_optimal == 0 && r.limited == 0 && r.refused == 0 && r.wrong == 0 {
             if r.algorithm.is_optimal() {
                 "yes".to_string()
             } else {
@@ -258,7 +268,8 @@ impl<'a> Figures<'a> {
             algorithm: &r.label,
             boards,
             solved: r.solved,
-            hit_a_limit: r.failed,
+            hit_a_limit: r.limited,
+            wrong_answers: r.wrong,
             not_handled: r.refused,
             not_handled_because: r.refusal.as_deref(),
             mean_length: (!r.lengths.is_empty())
@@ -270,8 +281,8 @@ impl<'a> Figures<'a> {
             peak_stored: r.peak_stored,
             total_seconds: r.total.as_secs_f64(),
             // Over the boards searched, to an answer or to a limit.
-            seconds_per_board: (r.solved + r.failed > 0)
-                .then(|| r.total.as_secs_f64() / (r.solved + r.failed) as f64),
+            seconds_per_board: (r.solved + r.limited > 0)
+                .then(|| r.total.as_secs_f64() / (r.solved + r.limited) as f64),
         }
     }
 }
@@ -288,22 +299,26 @@ fn print_table(out: &mut impl Write, rows: &[Row], boards: usize, checked: bool)
         if f.hit_a_limit > 0 {
             solved += &format!(" ({} hit a limit)", f.hit_a_limit);
         }
+        if f.wrong_answers > 0 {
+            solved += &format!(" ({} answers do not reach the goal)", f.wrong_answers);
+        }
         if let Some(why) = f.not_handled_because {
             solved += &format!(" ({} not handled: {why})", f.not_handled);
         }
-        let or_none = |n: Option<f64>| n.map_or("-".to_string(), human);
+        // What only solved (or searched) boards have: `-` without any.
+        let or_dash = |v: Option<f64>, show: fn(f64) -> String| v.map_or("-".to_string(), show);
         writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             f.algorithm,
             solved,
-            f.mean_length.map_or("-".to_string(), |m| format!("{m:.2}")),
+            or_dash(f.mean_length, |m| format!("{m:.2}")),
             f.optimal,
-            or_none(f.mean_expanded),
-            or_none(f.max_expanded.map(|m| m as f64)),
+            or_dash(f.mean_expanded, human),
+            or_dash(f.max_expanded.map(|m| m as f64), human),
             human(f.peak_stored as f64),
             human_seconds(f.total_seconds),
-            f.seconds_per_board.map_or("-".to_string(), human_seconds),
+            or_dash(f.seconds_per_board, human_seconds),
         )?;
     }
     Ok(())
@@ -480,7 +495,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     }
     let wrong = rows
         .iter()
-        .any(|r| r.algorithm.is_optimal() && r.longer_than_optimal > 0);
+        .any(|r| r.wrong > 0 || (r.algorithm.is_optimal() && r.longer_than_optimal > 0));
     Ok(if wrong {
         ExitCode::from(1)
     } else {
