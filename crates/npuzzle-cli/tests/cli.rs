@@ -807,6 +807,68 @@ fn serve_reports_a_taken_port_before_building() {
     assert!(!dir.exists());
 }
 
+/// The request log tells a client that closed the connection in the middle of its body from a
+/// malformed request: the first is logged as gone, not as a 400 nobody received.
+#[test]
+fn serve_logs_a_client_gone_mid_body_as_gone() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::net::TcpStream;
+    let mut server = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["serve", "--no-pdb", "--addr", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut log = BufReader::new(server.stderr.take().unwrap());
+    let mut line = String::new();
+    log.read_line(&mut line).unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    let body = r#"{"board": "1 2 3 4 5 6 7 8 x"}"#;
+    let post = |sent: &str, length: usize| {
+        let mut s = TcpStream::connect(&addr).unwrap();
+        let head = format!(
+            "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+             Content-Length: {length}\r\nConnection: close\r\n\r\n{sent}"
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        s
+    };
+    // Half the body, then the connection closed.
+    drop(post(&body[..10], body.len()));
+    // A complete but malformed body: answered 400.
+    let mut bad = post("{\"board\":", 9);
+    let mut answer = String::new();
+    bad.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    let mut lines = Vec::new();
+    while lines.len() < 2 {
+        line.clear();
+        if log.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        if line.contains("POST /api/solve") {
+            lines.push(line.clone());
+        }
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    // The two connections are served apart, so their lines may come in either order.
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let gone = |l: &String| l.contains("-> client went away while sending the body");
+    assert_eq!(lines.iter().filter(|l| gone(l)).count(), 1, "{lines:?}");
+    assert_eq!(
+        lines.iter().filter(|l| l.contains("-> 400 in")).count(),
+        1,
+        "{lines:?}"
+    );
+}
+
 #[test]
 fn fallback_and_effort_from_the_command_line() {
     // Korf's 15-puzzle #1 (57 moves) with A* under 100 states: answered anyway, marked.

@@ -54,8 +54,45 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.code, "message": self.message });
-        (self.status, Json(body)).into_response()
+        let mut response = (self.status, Json(body)).into_response();
+        if self.code == CLIENT_GONE {
+            response.extensions_mut().insert(ClientGone);
+        }
+        response
     }
+}
+
+/// The code of the error for a body its client stopped sending (it closed the connection):
+/// nobody reads that answer, so the request log says the client went away instead of a status.
+const CLIENT_GONE: &str = "client_gone";
+
+/// Marks a response to a request whose client went away while sending it (see
+/// [`CLIENT_GONE`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClientGone;
+
+/// Whether reading a body failed because its client closed the connection before the whole
+/// body arrived (hyper says so with an end of input inside the body, or a reset connection).
+fn cut_off_by_client(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut source = Some(e);
+    while let Some(err) = source {
+        if let Some(h) = err.downcast_ref::<hyper::Error>()
+            && (h.is_incomplete_message() || h.is_closed() || h.is_canceled())
+        {
+            return true;
+        }
+        if let Some(io) = err.downcast_ref::<std::io::Error>() {
+            use std::io::ErrorKind::{
+                BrokenPipe, ConnectionAborted, ConnectionReset, UnexpectedEof,
+            };
+            return matches!(
+                io.kind(),
+                ConnectionReset | ConnectionAborted | BrokenPipe | UnexpectedEof
+            );
+        }
+        source = err.source();
+    }
+    false
 }
 
 /// Unknown paths.
@@ -201,6 +238,12 @@ async fn read_json<T: for<'de> Deserialize<'de>>(
     let bytes = match read {
         Ok(collected) => collected.to_bytes(),
         Err(e) if e.is::<LengthLimitError>() => return Err(too_large()),
+        Err(e) if cut_off_by_client(e.as_ref()) => {
+            return Err(ApiError::bad(
+                CLIENT_GONE,
+                format!("the client closed the connection before the whole body arrived: {e}"),
+            ));
+        }
         Err(e) => {
             return Err(ApiError::bad(
                 "bad_body",

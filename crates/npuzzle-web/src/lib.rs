@@ -177,6 +177,14 @@ async fn log_request(State(state): State<Arc<AppState>>, req: Request, next: Nex
     };
     let response = next.run(req).await;
     pending.answered = true;
+    if response.extensions().get::<api::ClientGone>().is_some() {
+        tracing::info!(
+            "{} -> client went away while sending the body, after {:.1} ms",
+            pending.what,
+            pending.started.elapsed().as_secs_f64() * 1e3
+        );
+        return response;
+    }
     tracing::info!(
         "{} -> {} in {:.1} ms",
         pending.what,
