@@ -807,12 +807,15 @@ fn serve_reports_a_taken_port_before_building() {
     assert!(!dir.exists());
 }
 
-/// The request log tells a client that closed the connection in the middle of its body from a
-/// malformed request: the first is logged as gone, not as a 400 nobody received.
+/// A request body cut off by its connection closing is answered `incomplete_body` (read by a
+/// client that closed only its sending side) and logged as cut off, not as a bare 400; a
+/// malformed body is still a 400 `bad_json`.
 #[test]
-fn serve_logs_a_client_gone_mid_body_as_gone() {
+fn serve_logs_a_body_cut_off_by_its_client() {
     use std::io::{BufRead, BufReader, Read};
-    use std::net::TcpStream;
+    use std::net::{Shutdown, TcpStream};
+    use std::sync::mpsc;
+    use std::time::Duration;
     let mut server = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
         .args(["serve", "--no-pdb", "--addr", "127.0.0.1:0"])
         .stdin(Stdio::null())
@@ -820,18 +823,33 @@ fn serve_logs_a_client_gone_mid_body_as_gone() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut log = BufReader::new(server.stderr.take().unwrap());
-    let mut line = String::new();
-    log.read_line(&mut line).unwrap();
-    let addr = line
+    // The log's lines, read on a thread of their own so that a missing line fails the test
+    // after a wait instead of blocking it.
+    let (tx, log) = mpsc::channel::<String>();
+    let stderr = BufReader::new(server.stderr.take().unwrap());
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let wait = Duration::from_secs(20);
+    let next_line = |what: &str| {
+        log.recv_timeout(wait)
+            .unwrap_or_else(|_| panic!("no {what} in the server's log"))
+    };
+    let first = next_line("first line");
+    let addr = first
         .split("http://")
         .nth(1)
         .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .unwrap_or_else(|| panic!("no address in {first:?}"))
         .to_string();
     let body = r#"{"board": "1 2 3 4 5 6 7 8 x"}"#;
     let post = |sent: &str, length: usize| {
         let mut s = TcpStream::connect(&addr).unwrap();
+        s.set_read_timeout(Some(wait)).unwrap();
         let head = format!(
             "POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
              Content-Length: {length}\r\nConnection: close\r\n\r\n{sent}"
@@ -839,29 +857,36 @@ fn serve_logs_a_client_gone_mid_body_as_gone() {
         s.write_all(head.as_bytes()).unwrap();
         s
     };
-    // Half the body, then the connection closed.
+    let answer = |mut s: TcpStream| {
+        let mut text = String::new();
+        s.read_to_string(&mut text).unwrap();
+        text
+    };
+    // Half the body, then the connection closed: nobody to answer.
     drop(post(&body[..10], body.len()));
-    // A complete but malformed body: answered 400.
-    let mut bad = post("{\"board\":", 9);
-    let mut answer = String::new();
-    bad.read_to_string(&mut answer).unwrap();
-    assert!(answer.starts_with("HTTP/1.1 400"), "{answer}");
+    // Half the body, then only the sending side closed: the client reads why.
+    let half = post(&body[..10], body.len());
+    half.shutdown(Shutdown::Write).unwrap();
+    let told = answer(half);
+    assert!(told.starts_with("HTTP/1.1 400"), "{told}");
+    assert!(told.contains(r#""error":"incomplete_body""#), "{told}");
+    assert!(told.contains("bytes declared"), "{told}");
+    // A complete but malformed body: a plain 400.
+    let told = answer(post("{\"board\":", 9));
+    assert!(told.starts_with("HTTP/1.1 400"), "{told}");
+    assert!(told.contains(r#""error":"bad_json""#), "{told}");
     let mut lines = Vec::new();
-    while lines.len() < 2 {
-        line.clear();
-        if log.read_line(&mut line).unwrap() == 0 {
-            break;
-        }
+    while lines.len() < 3 {
+        let line = next_line("request line");
         if line.contains("POST /api/solve") {
-            lines.push(line.clone());
+            lines.push(line);
         }
     }
     let _ = server.kill();
     let _ = server.wait();
-    // The two connections are served apart, so their lines may come in either order.
-    assert_eq!(lines.len(), 2, "{lines:?}");
-    let gone = |l: &String| l.contains("-> client went away while sending the body");
-    assert_eq!(lines.iter().filter(|l| gone(l)).count(), 1, "{lines:?}");
+    // The connections are served apart, so their lines may come in any order.
+    let cut = |l: &String| l.contains("-> client closed the connection while sending the body");
+    assert_eq!(lines.iter().filter(|l| cut(l)).count(), 2, "{lines:?}");
     assert_eq!(
         lines.iter().filter(|l| l.contains("-> 400 in")).count(),
         1,

@@ -1,7 +1,8 @@
 //! The JSON API: `POST /api/solve`, `POST /api/check`, `GET /api/scramble`, `GET /api/health`.
 //!
 //! Every error is a JSON object `{"error": code, "message": text}` with a 4xx/5xx status:
-//! 400 for a malformed request or board, 408 for a body that did not arrive in time, 413 for a
+//! 400 for a malformed request or board (or a body cut off by its connection closing), 408 for a
+//! body that did not arrive in time, 413 for a
 //! body over the limit, 415 for a body not declared as JSON, 422 for a board that cannot reach
 //! the goal, 503 when every search slot stayed busy. A search that runs out of the server's
 //! budget is answered by the near-optimal solver, labelled not optimal, with a `note`.
@@ -55,44 +56,60 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.code, "message": self.message });
         let mut response = (self.status, Json(body)).into_response();
-        if self.code == CLIENT_GONE {
-            response.extensions_mut().insert(ClientGone);
+        if self.code == INCOMPLETE_BODY {
+            response.extensions_mut().insert(BodyCutOff);
         }
         response
     }
 }
 
-/// The code of the error for a body its client stopped sending (it closed the connection):
-/// nobody reads that answer, so the request log says the client went away instead of a status.
-const CLIENT_GONE: &str = "client_gone";
+/// The code of the error for a body whose connection was closed before all of it arrived.
+/// Nobody reads that answer when the client has gone; one that only closed its sending side
+/// (`nc -N` with a miscounted length) does, and learns why.
+const INCOMPLETE_BODY: &str = "incomplete_body";
 
-/// Marks a response to a request whose client went away while sending it (see
-/// [`CLIENT_GONE`]).
+/// Marks the answer to a request whose body was cut off by its client closing the connection
+/// (see [`INCOMPLETE_BODY`]), so that the request log says so rather than a bare 400.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct ClientGone;
+pub(crate) struct BodyCutOff;
 
-/// Whether reading a body failed because its client closed the connection before the whole
-/// body arrived (hyper says so with an end of input inside the body, or a reset connection).
+/// Whether reading a body failed because the connection was closed (or reset) before the whole
+/// body arrived: hyper reports an end of input inside the body as `UnexpectedEof`.
 fn cut_off_by_client(e: &(dyn std::error::Error + 'static)) -> bool {
+    use std::io::ErrorKind::{ConnectionAborted, ConnectionReset, UnexpectedEof};
     let mut source = Some(e);
     while let Some(err) = source {
         if let Some(h) = err.downcast_ref::<hyper::Error>()
-            && (h.is_incomplete_message() || h.is_closed() || h.is_canceled())
+            && (h.is_incomplete_message() || h.is_closed())
         {
             return true;
         }
-        if let Some(io) = err.downcast_ref::<std::io::Error>() {
-            use std::io::ErrorKind::{
-                BrokenPipe, ConnectionAborted, ConnectionReset, UnexpectedEof,
-            };
-            return matches!(
+        if let Some(io) = err.downcast_ref::<std::io::Error>()
+            && matches!(
                 io.kind(),
-                ConnectionReset | ConnectionAborted | BrokenPipe | UnexpectedEof
-            );
+                ConnectionReset | ConnectionAborted | UnexpectedEof
+            )
+        {
+            return true;
         }
         source = err.source();
     }
     false
+}
+
+/// An error and its causes, outermost first, each said once ("error reading a body from
+/// connection: invalid chunk size line").
+fn with_causes(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let said = cause.to_string();
+        if !text.ends_with(&said) {
+            text = format!("{text}: {said}");
+        }
+        source = cause.source();
+    }
+    text
 }
 
 /// Unknown paths.
@@ -239,15 +256,19 @@ async fn read_json<T: for<'de> Deserialize<'de>>(
         Ok(collected) => collected.to_bytes(),
         Err(e) if e.is::<LengthLimitError>() => return Err(too_large()),
         Err(e) if cut_off_by_client(e.as_ref()) => {
+            let arrived = declared.map_or(String::new(), |n| format!(" (of {n} bytes declared)"));
             return Err(ApiError::bad(
-                CLIENT_GONE,
-                format!("the client closed the connection before the whole body arrived: {e}"),
+                INCOMPLETE_BODY,
+                format!(
+                    "the connection was closed before the whole request body arrived{arrived}: {}",
+                    with_causes(e.as_ref())
+                ),
             ));
         }
         Err(e) => {
             return Err(ApiError::bad(
                 "bad_body",
-                format!("cannot read the request body: {e}"),
+                format!("cannot read the request body: {}", with_causes(e.as_ref())),
             ));
         }
     };

@@ -177,9 +177,12 @@ async fn log_request(State(state): State<Arc<AppState>>, req: Request, next: Nex
     };
     let response = next.run(req).await;
     pending.answered = true;
-    if response.extensions().get::<api::ClientGone>().is_some() {
+    if response.extensions().get::<api::BodyCutOff>().is_some() {
+        // A client that closed only its sending side still reads the 400; one that went away
+        // does not: on reading, the two look the same.
         tracing::info!(
-            "{} -> client went away while sending the body, after {:.1} ms",
+            "{} -> client closed the connection while sending the body (answered 400 \
+             incomplete_body) after {:.1} ms",
             pending.what,
             pending.started.elapsed().as_secs_f64() * 1e3
         );
