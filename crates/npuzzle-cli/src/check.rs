@@ -92,6 +92,8 @@ struct Tally {
     optimal: usize,
     suboptimal: usize,
     not_compared: usize,
+    /// Puzzles that are not boards (no verdict: counted apart).
+    unreadable: usize,
 }
 
 /// One board's verdict as a JSON line.
@@ -154,6 +156,7 @@ impl<W: Write> Report<W> {
 
     /// A puzzle that is not a board: reported in its place (a JSON line with an `error`).
     fn unreadable(&mut self, n: usize, line: usize, answers_line: usize, e: &str) -> Result<()> {
+        self.t.unreadable += 1;
         if self.json {
             #[derive(Serialize)]
             struct Unreadable {
@@ -313,7 +316,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         input_errors += 1;
     }
     let t = &r.t;
-    let summary = format!(
+    let mut summary = format!(
         "checked {} board{}: {} valid ({} optimal, {} suboptimal, {} not compared), {} invalid",
         t.boards,
         if t.boards == 1 { "" } else { "s" },
@@ -323,6 +326,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         t.not_compared,
         t.invalid
     );
+    if t.unreadable > 0 {
+        summary += &format!(", {} not checked (the puzzle is not a board)", t.unreadable);
+    }
     if json {
         eprintln!("npuzzle: {summary}");
     } else {

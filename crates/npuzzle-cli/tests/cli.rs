@@ -261,6 +261,21 @@ fn check_judges_answers() {
     let o = npuzzle(&["check", p, a], "");
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).contains("2 valid"));
+
+    // A puzzle that is not a board is counted in the summary, apart, and fails the check.
+    std::fs::write(&puzzles, "2\n\n2 3 4 1 5 x 7 6 8\n\n1 1 3 4 5 6 7 8 x\n").unwrap();
+    std::fs::write(&answers, "ullddrurdllurdruldr\n\nerror\n").unwrap();
+    let o = npuzzle(&["check", p, a], "");
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("board 2 (line 5: tile 1 appears twice"),
+        "{out}"
+    );
+    assert!(
+        out.contains("1 valid (1 optimal, 0 suboptimal, 0 not compared), 0 invalid, 1 not checked (the puzzle is not a board)"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

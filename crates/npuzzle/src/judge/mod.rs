@@ -460,7 +460,20 @@ impl<R: BufRead> JudgeReader<R> {
         // Rows of stacked boards: every line the same width (3 or more), none a board alone;
         // or the first two boards' rows make a stack frame (one of them may be damaged).
         let w = tokens(&self.probe[0].1).count();
+        // Lines whose tiles all fit a board of the line's own length are damaged boards (two
+        // lines of nine such tiles are two 3×3 boards, not two rows of a 9×9 one): rows of a
+        // wider board hold larger tiles.
+        let damaged_boards = self.probe.iter().all(|(_, t)| {
+            tokens(t).all(|(_, tile)| {
+                tile.eq_ignore_ascii_case(b"x")
+                    || std::str::from_utf8(tile)
+                        .ok()
+                        .and_then(|v| v.parse::<usize>().ok())
+                        .is_some_and(|v| v < w)
+            })
+        });
         let uniform = w >= 3
+            && !damaged_boards
             && self
                 .probe
                 .iter()
@@ -932,6 +945,33 @@ mod tests {
         assert_eq!(f, Some(Format::Hdu));
         assert_eq!(b.len(), 3);
         assert!(b[0].is_err() && b[1].is_ok() && b[2].is_ok(), "{b:?}");
+        // Every line a damaged board of its own length: one error each, not the lines read
+        // as rows of one wider board.
+        for text in [
+            "1 1 3 4 5 6 7 8 x\n2 2 3 4 5 6 7 8 x\n",
+            "1 1 3 4 5 6 7 8 x\n2 2 3 4 5 6 7 8 x\n3 3 1 2 4 5 6 7 8\n",
+        ] {
+            let (f, b) = boards(text);
+            assert_eq!(f, Some(Format::Hdu), "{text}");
+            assert_eq!(b.len(), text.lines().count(), "{text}: {b:?}");
+            for (i, answer) in b.iter().enumerate() {
+                let at = format!("line {}:", i + 1);
+                assert!(answer.as_ref().unwrap_err().starts_with(&at), "{b:?}");
+            }
+        }
+        // Rows of a wider board still read as one (tiles past a line's own length).
+        let rows: Vec<String> = (0..9)
+            .map(|r| {
+                (0..9)
+                    .map(|c| ((r * 9 + c + 1) % 81).to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let (f, b) = boards(&format!("{}\n", rows.join("\n")));
+        assert_eq!(f, Some(Format::Poj));
+        assert_eq!(b.len(), 1);
+        assert_eq!(b[0].as_ref().map(Vec::len), Ok(81));
     }
 
     #[test]
