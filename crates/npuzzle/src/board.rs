@@ -124,13 +124,27 @@ fn not_square(found: usize) -> String {
             .filter(|w| found.is_multiple_of(*w) && found / w >= 2)
             .map(|w| format!("{w}x{}", found / w))
             .collect();
+        // One tile off a square board is the likelier slip (a line of a 3×3 batch with a tile
+        // missing): said first.
+        let side = found.isqrt();
+        let slip = if (side + 1) * (side + 1) == found + 1 {
+            format!(" (one tile short of a {0}x{0} board)", side + 1)
+        } else if side * side == found - 1 && side >= 2 {
+            format!(" (one tile more than a {side}x{side} board)")
+        } else {
+            String::new()
+        };
         match shapes.as_slice() {
             [] => format!(
-                "{found} tiles make no board: no board of at least two rows and two columns has {found} cells"
+                "{found} tiles make no board{slip}: no board of at least two rows and two columns has {found} cells"
             ),
-            [only] => format!("{found} tiles do not make a square board (give the size: {only})"),
+            [only] => {
+                format!(
+                    "{found} tiles do not make a square board{slip}; for a {only} board, give the size"
+                )
+            }
             [rest @ .., last] => format!(
-                "{found} tiles do not make a square board (give the size: {} or {last})",
+                "{found} tiles do not make a square board{slip}; for a {} or {last} board, give the size",
                 rest.join(", ")
             ),
         }
