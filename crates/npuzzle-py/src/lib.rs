@@ -84,7 +84,13 @@ fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
             .map_err(|_| value_error("a board given as bytes must be text (UTF-8)"));
     }
     let tiles: Vec<i64> = board.extract().map_err(|_| {
-        value_error("a board is a string of tiles (\"1 2 3 x\") or a sequence of ints (0 = blank)")
+        let kind = board
+            .get_type()
+            .name()
+            .map_or_else(|_| "something else".to_string(), |n| n.to_string());
+        value_error(format!(
+            "a board is a string of tiles (\"1 2 3 x\") or a sequence of ints (0 = blank), not {kind}"
+        ))
     })?;
     if let Some(&t) = tiles.iter().find(|&&t| t < 0) {
         return Err(value_error(format!("tile {t} is negative")));
@@ -1557,6 +1563,26 @@ fn explore<'py>(
     Ok(d)
 }
 
+/// The side of the square board a board given without a size makes: the library's rule and
+/// its message (a count one off a square says so), so that Python decides nothing itself. The
+/// tiles are not checked here (solving does); a square too large for the library says so.
+#[pyfunction]
+fn square_side(board: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let text = board_text(board)?;
+    let found = npuzzle::parse::tokens(text.as_bytes()).count();
+    if let Some(shape) = Shape::square_with_cells(found) {
+        return Ok(shape.width());
+    }
+    let side = found.isqrt();
+    if side >= 2 && side * side == found {
+        // A perfect square past the largest board: the shape's own error.
+        return Shape::new(side, side)
+            .map(Shape::width)
+            .map_err(value_error);
+    }
+    Err(value_error(npuzzle::BoardError::NotSquare { found }))
+}
+
 /// The Cantor rank of a board's cells (the blank counts as tile 0): its index in
 /// `distance_table`.
 #[pyfunction]
@@ -1625,6 +1651,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scramble, m)?)?;
     m.add_function(wrap_pyfunction!(distance_table_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rank, m)?)?;
+    m.add_function(wrap_pyfunction!(square_side, m)?)?;
     m.add_function(wrap_pyfunction!(explore, m)?)?;
     m.add_function(wrap_pyfunction!(cached_solver, m)?)?;
     m.add_function(wrap_pyfunction!(make_solver, m)?)?;

@@ -110,7 +110,8 @@ def test_goals_sizes_and_errors():
     assert all(npuzzle.is_solvable(b) for b in npuzzle.scramble(5, 5, seed=2))
     assert not npuzzle.is_solvable("2 1 3 4 5 6 7 8 x")
     for bad, match in [
-        ("1 2 3 4 5 6 7 8", "square"),
+        ("1 2 3 4 5 6 7 8", "square board \\(one tile short of a 3x3 board\\)"),
+        ([1, 2, 3], "the smallest, 2x2"),
         ("1 2 3 4 5 6 7 8 9", "out of range|no blank|9"),
         ("1 2 q 4 5 6 7 8 x", "q"),
         ([1, 2, 3, -4, 5, 6, 7, 8, 0], "negative"),

@@ -51,6 +51,7 @@ from ._npuzzle import (
     make_solver as _make_solver,
     rank as _rank,
     scramble as _scramble,
+    square_side as _square_side,
 )
 
 # Long builds announce themselves (see the module docs): visible by default, like the
@@ -104,22 +105,10 @@ Size = Union[str, int, Tuple[int, int]]
 
 
 def _size_of(board: Board, size: Optional[Size]) -> Size:
+    """The size given, or the side of the square board the tiles make (decided in Rust)."""
     if size is not None:
         return size
-    if isinstance(board, bytes):
-        board = board.decode("utf-8", "replace")
-    try:
-        n = len(board.split()) if isinstance(board, str) else len(board)
-    except TypeError:
-        raise ValueError(
-            "a board is a string of tiles (\"1 2 3 x\") or a sequence of ints (0 = blank), "
-            f"not {type(board).__name__}") from None
-    side = int(round(n ** 0.5))
-    if side * side != n or side < 2:
-        raise ValueError(
-            f"{n} tiles do not make a square board: give the size (e.g. size=(3, 2))"
-        )
-    return side
+    return _square_side(board)
 
 
 def _batch_size(boards: List[Board], size: Optional[Size], errors: str) -> Optional[Size]:
