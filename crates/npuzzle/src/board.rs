@@ -121,15 +121,16 @@ fn not_square(found: usize) -> String {
         )
     } else {
         let shapes: Vec<String> = (2..=found / 2)
-            .filter(|w| found.is_multiple_of(*w) && found / w >= 2)
+            .filter(|w| found.is_multiple_of(*w) && Shape::new(*w, found / w).is_ok())
             .map(|w| format!("{w}x{}", found / w))
             .collect();
         // One tile off a square board is the likelier slip (a line of a 3×3 batch with a tile
         // missing): said first.
         let side = found.isqrt();
-        let slip = if (side + 1) * (side + 1) == found + 1 {
+        let slip = if (side + 1) * (side + 1) == found + 1 && Shape::new(side + 1, side + 1).is_ok()
+        {
             format!(" (one tile short of a {0}x{0} board)", side + 1)
-        } else if side * side == found - 1 && side >= 2 {
+        } else if side * side == found - 1 && Shape::new(side, side).is_ok() {
             format!(" (one tile more than a {side}x{side} board)")
         } else {
             String::new()

@@ -32,7 +32,7 @@ mod verdict;
 pub use verdict::{Finding, NO_ANSWER, Verdict};
 
 use crate::board::{Board, Shape};
-use crate::parse::{ParseError, ParseErrorKind, TileCollector, tokens};
+use crate::parse::{ParseError, ParseErrorKind, TileCollector, Token, read_token, tokens};
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 
@@ -464,24 +464,19 @@ impl<R: BufRead> JudgeReader<R> {
         // lines of nine such tiles are two 3×3 boards, not two rows of a 9×9 one): rows of a
         // wider board hold larger tiles.
         let damaged_boards = self.probe.iter().all(|(_, t)| {
-            tokens(t).all(|(_, tile)| {
-                tile.eq_ignore_ascii_case(b"x")
-                    || std::str::from_utf8(tile)
-                        .ok()
-                        .and_then(|v| v.parse::<usize>().ok())
-                        .is_some_and(|v| v < w)
-            })
+            tokens(t)
+                .all(|(_, tile)| matches!(read_token(tile), Token::Tile(v) if (v as usize) < w))
         });
         let uniform = w >= 3
-            && !damaged_boards
             && self
                 .probe
                 .iter()
                 .all(|(_, t)| tokens(t).count() == w && !self.is_board_line(t));
         let (width, _) = common_width(&self.probe);
         let frame = 2 * self.stacked_rows(width);
-        let rows = uniform
-            || (self.probe.len() >= frame && self.stack_frame(&self.probe[..frame]).is_some());
+        let rows = !damaged_boards
+            && (uniform
+                || (self.probe.len() >= frame && self.stack_frame(&self.probe[..frame]).is_some()));
         let spread = (blank && joined.finish(self.options.shape).is_ok()) || rows;
         let (format, mode) = if spread {
             (Format::Poj, Mode::Blocks)
@@ -947,10 +942,15 @@ mod tests {
         assert!(b[0].is_err() && b[1].is_ok() && b[2].is_ok(), "{b:?}");
         // Every line a damaged board of its own length: one error each, not the lines read
         // as rows of one wider board.
+        // Also past the lines that would frame two stacked boards (2 × 9, and 2 × 8 for
+        // lines of a 3×3 batch with a tile missing).
         for text in [
-            "1 1 3 4 5 6 7 8 x\n2 2 3 4 5 6 7 8 x\n",
-            "1 1 3 4 5 6 7 8 x\n2 2 3 4 5 6 7 8 x\n3 3 1 2 4 5 6 7 8\n",
+            "1 1 3 4 5 6 7 8 x\n2 2 3 4 5 6 7 8 x\n".to_string(),
+            "1 1 3 4 5 6 7 8 x\n2 2 3 4 5 6 7 8 x\n3 3 1 2 4 5 6 7 8\n".to_string(),
+            "1 1 3 4 5 6 7 8 x\n".repeat(18),
+            "1 2 3 4 5 6 7 x\n".repeat(20),
         ] {
+            let text = text.as_str();
             let (f, b) = boards(text);
             assert_eq!(f, Some(Format::Hdu), "{text}");
             assert_eq!(b.len(), text.lines().count(), "{text}: {b:?}");
