@@ -23,7 +23,7 @@ use npuzzle::{
 use pyo3::create_exception;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyBytes, PyInt, PySequence, PyString};
 use rand::SeedableRng;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -83,15 +83,7 @@ fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
         return String::from_utf8(b.as_bytes().to_vec())
             .map_err(|_| value_error("a board given as bytes must be text (UTF-8)"));
     }
-    let tiles: Vec<i64> = board.extract().map_err(|_| {
-        let kind = board
-            .get_type()
-            .name()
-            .map_or_else(|_| "something else".to_string(), |n| n.to_string());
-        value_error(format!(
-            "a board is a string of tiles (\"1 2 3 x\") or a sequence of ints (0 = blank), not {kind}"
-        ))
-    })?;
+    let tiles: Vec<i64> = board.extract().map_err(|_| not_tiles(board))?;
     if let Some(&t) = tiles.iter().find(|&&t| t < 0) {
         return Err(value_error(format!("tile {t} is negative")));
     }
@@ -100,6 +92,37 @@ fn board_text(board: &Bound<'_, PyAny>) -> PyResult<String> {
         .map(|t| t.to_string())
         .collect::<Vec<_>>()
         .join(" "))
+}
+
+/// Why `board`, neither text nor a sequence of ints, is no board: the first tile of a sequence
+/// that is not an int, else the object's own type.
+fn not_tiles(board: &Bound<'_, PyAny>) -> PyErr {
+    let type_of = |x: &Bound<'_, PyAny>| {
+        x.get_type()
+            .name()
+            .map_or_else(|_| "something else".to_string(), |n| n.to_string())
+    };
+    if board.cast::<PySequence>().is_ok()
+        && let Ok(items) = board.try_iter()
+    {
+        for (i, item) in items.enumerate() {
+            let Ok(item) = item else { break };
+            if item.extract::<i64>().is_err() {
+                return value_error(if item.is_instance_of::<PyInt>() {
+                    format!("the board's item {i}, {item}, is too large for a tile")
+                } else {
+                    format!(
+                        "the board's item {i} is a {}, not an int (tiles are ints, 0 = blank)",
+                        type_of(&item)
+                    )
+                });
+            }
+        }
+    }
+    value_error(format!(
+        "a board is a string of tiles (\"1 2 3 x\") or a sequence of ints (0 = blank), not {}",
+        type_of(board)
+    ))
 }
 
 fn algorithm_of(name: &str) -> PyResult<Algorithm> {

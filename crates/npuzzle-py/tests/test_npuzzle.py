@@ -112,6 +112,8 @@ def test_goals_sizes_and_errors():
     for bad, match in [
         ("1 2 3 4 5 6 7 8", "square board \\(one tile short of a 3x3 board\\)"),
         ([1, 2, 3], "the smallest, 2x2"),
+        (["1", "2", "3", "4", "5", "6", "7", "8", "x"], "item 0 is a str, not an int"),
+        ([1, 2, 3, 4, 5, 6, 7, 2**70, 0], "item 7, 1180591620717411303424, is too large"),
         ("1 2 3 4 5 6 7 8 9", "out of range|no blank|9"),
         ("1 2 q 4 5 6 7 8 x", "q"),
         ([1, 2, 3, -4, 5, 6, 7, 8, 0], "negative"),
