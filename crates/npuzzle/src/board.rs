@@ -137,7 +137,7 @@ fn not_square(found: usize) -> String {
         };
         match shapes.as_slice() {
             [] => format!(
-                "{found} tiles make no board{slip}: no board of at least two rows and two columns has {found} cells"
+                "{found} tiles make no board{slip}: no board of 2..={MAX_SIDE} rows and columns has {found} cells"
             ),
             [only] => {
                 format!(
