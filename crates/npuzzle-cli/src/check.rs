@@ -13,15 +13,16 @@ use crate::solve::{LimitArgs, SolverOptions};
 use anyhow::{Context, Result};
 use clap::Args;
 use npuzzle::judge::{Finding, Format, Verdict};
+use npuzzle::lines::{LineRead, Lines};
 use npuzzle::near::Effort;
 use npuzzle::{Algorithm, Use};
 use serde::Serialize;
-use std::io::{BufRead, Read, Write};
+use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Longest answer line read (bytes).
-const MAX_ANSWER_LINE: u64 = 16 << 20;
+const MAX_ANSWER_LINE: usize = 16 << 20;
 
 /// Arguments of `npuzzle check`.
 #[derive(Args, Debug)]
@@ -41,10 +42,10 @@ pub struct CheckArgs {
     pub pdb: crate::pdb::PdbOptions,
 }
 
-/// Reads answer lines with a length bound.
+/// The answers' lines, read with a length bound.
 struct AnswerLines {
-    input: Box<dyn BufRead + Send>,
-    line_no: usize,
+    lines: Lines<Box<dyn BufRead + Send>>,
+    buf: Vec<u8>,
 }
 
 enum AnswerLine {
@@ -55,32 +56,22 @@ enum AnswerLine {
 
 impl AnswerLines {
     fn next(&mut self) -> Result<AnswerLine> {
-        let mut buf = Vec::new();
-        let n = (&mut self.input)
-            .take(MAX_ANSWER_LINE)
-            .read_until(b'\n', &mut buf)
+        let read = self
+            .lines
+            .read(&mut self.buf, MAX_ANSWER_LINE)
             .context("cannot read the answers")?;
-        if n == 0 {
-            return Ok(AnswerLine::End);
-        }
-        self.line_no += 1;
-        if buf.last() != Some(&b'\n') && n as u64 == MAX_ANSWER_LINE {
-            // Skip the rest of the overlong line.
-            let mut sink = Vec::new();
-            loop {
-                sink.clear();
-                let m = (&mut self.input)
-                    .take(1 << 16)
-                    .read_until(b'\n', &mut sink)?;
-                if m == 0 || sink.last() == Some(&b'\n') {
-                    break;
-                }
+        Ok(match read {
+            None => AnswerLine::End,
+            Some(LineRead::TooLong) => AnswerLine::TooLong,
+            Some(LineRead::Line) => {
+                AnswerLine::Text(String::from_utf8_lossy(&self.buf).trim().to_string())
             }
-            return Ok(AnswerLine::TooLong);
-        }
-        Ok(AnswerLine::Text(
-            String::from_utf8_lossy(&buf).trim().to_string(),
-        ))
+        })
+    }
+
+    /// The number of the answers line read last.
+    fn line_no(&self) -> usize {
+        self.lines.number()
     }
 }
 
@@ -209,8 +200,8 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     .solvers()?;
     let mut reader = input::judge_reader(input::open(&args.puzzles)?, &args.board)?;
     let mut answers = AnswerLines {
-        input: input::open(&args.answers)?,
-        line_no: 0,
+        lines: Lines::new(input::open(&args.answers)?),
+        buf: Vec::new(),
     };
     let stdout = std::io::stdout();
     let mut r = Report {
@@ -239,14 +230,14 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 _ => {
                     r.problem(&format!(
                         "answers line {}: expected a blank line between answers",
-                        answers.line_no
+                        answers.line_no()
                     ))?;
                     input_errors += 1;
                 }
             }
         }
         let answer = answers.next()?;
-        let answer_line = answers.line_no;
+        let answer_line = answers.line_no();
         let board = match &puzzle.board {
             Ok(b) => b,
             Err(e) => {

@@ -262,6 +262,24 @@ fn check_judges_answers() {
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).contains("2 valid"));
 
+    // The same with Windows and classic Mac line endings, in either file.
+    for (puzzle_end, answer_end) in [("\r\n", "\r"), ("\r", "\r\n"), ("\r", "\r")] {
+        let uva = "2\n\n2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 8 x\n";
+        std::fs::write(&puzzles, uva.replace('\n', puzzle_end)).unwrap();
+        std::fs::write(
+            &answers,
+            "ullddrurdllurdruldr\n\n\n".replace('\n', answer_end),
+        )
+        .unwrap();
+        let o = npuzzle(&["check", p, a], "");
+        assert!(
+            o.status.success(),
+            "{puzzle_end:?} {answer_end:?}: {}",
+            stdout(&o)
+        );
+        assert!(stdout(&o).contains("2 valid"));
+    }
+
     // A puzzle that is not a board is counted in the summary, apart, and fails the check.
     std::fs::write(&puzzles, "2\n\n2 3 4 1 5 x 7 6 8\n\n1 1 3 4 5 6 7 8 x\n").unwrap();
     std::fs::write(&answers, "ullddrurdllurdruldr\n\nerror\n").unwrap();

@@ -4,7 +4,8 @@
 //! 15- and 24-puzzles and beyond.
 //!
 //! - [`Board`], [`Shape`], [`Move`]: boards of any width × height and the four blank moves.
-//! - [`Board::parse`] and [`judge::JudgeReader`]: reading boards and whole judge inputs.
+//! - [`Board::parse`] and [`judge::JudgeReader`]: reading boards and whole judge inputs, line by
+//!   line through [`lines::Lines`] (any line ending, bounded memory).
 //! - [`parity`]: which boards can reach which goals; [`rank`]: Cantor ranking.
 //! - [`cube`]: solvability of sliding puzzles in any number of dimensions (UVa 716).
 //! - [`table::Table`]: complete reverse-BFS tables (every 3×3 board answered optimally).
@@ -31,6 +32,7 @@ pub mod cube;
 pub mod fuzzing;
 pub mod heuristic;
 pub mod judge;
+pub mod lines;
 pub mod names;
 pub mod near;
 pub mod parity;

@@ -6,6 +6,7 @@
 //! lines into a `TileCollector`; [`Board::parse`] is the one-shot entry point for a string.
 
 use crate::board::{BLANK, Board, BoardError, MAX_CELLS, Shape, Tile};
+use crate::lines::Lines;
 use std::fmt;
 use thiserror::Error;
 
@@ -257,8 +258,11 @@ impl Board {
     /// Parses a board of the given shape (or a square one when `shape` is `None`).
     pub fn parse_with_shape(text: &str, shape: Option<Shape>) -> Result<Board, ParseError> {
         let mut c = TileCollector::new();
-        for (i, line) in text.lines().enumerate() {
-            c.push_line(i + 1, line.as_bytes());
+        let mut lines = Lines::new(text.as_bytes());
+        let mut line = Vec::new();
+        // Reading from memory cannot fail, and no line is too long for it.
+        while let Ok(Some(_)) = lines.read(&mut line, usize::MAX) {
+            c.push_line(lines.number(), &line);
         }
         c.finish(shape)
     }

@@ -23,8 +23,8 @@
 //!   a whole board of another width, between boards, is a board of its own (unless it is one
 //!   token off a row's width, as a damaged row would be).
 //!
-//! Lines are read with a length limit, so a multi-megabyte junk line is skipped in bounded
-//! memory.
+//! Lines are read through [`crate::lines::Lines`]: `\n`, `\r\n` and a bare `\r` each end one,
+//! and a multi-megabyte junk line is skipped in bounded memory.
 //!
 //! [`Verdict`] judges an answer (legal, reaches the goal, optimal), for every front end.
 
@@ -32,6 +32,7 @@ mod verdict;
 pub use verdict::{Finding, NO_ANSWER, Verdict};
 
 use crate::board::{Board, Shape};
+use crate::lines::{LineRead, Lines};
 use crate::parse::{ParseError, ParseErrorKind, TileCollector, Token, read_token, tokens};
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
@@ -199,7 +200,7 @@ enum Mode {
 
 /// Streams boards out of judge-format input. See the module docs for the detection rules.
 pub struct JudgeReader<R> {
-    input: R,
+    lines: Lines<R>,
     options: ReaderOptions,
     detected: Option<Format>,
     mode: Mode,
@@ -229,7 +230,7 @@ impl<R: BufRead> JudgeReader<R> {
     /// A reader over `input`.
     pub fn new(input: R, options: ReaderOptions) -> JudgeReader<R> {
         JudgeReader {
-            input,
+            lines: Lines::new(input),
             options,
             detected: options.format,
             mode: Mode::Start,
@@ -253,7 +254,7 @@ impl<R: BufRead> JudgeReader<R> {
     /// have: a wrapper around it).
     pub(crate) fn map_input<S: BufRead>(self, f: impl FnOnce(R) -> S) -> JudgeReader<S> {
         JudgeReader {
-            input: f(self.input),
+            lines: self.lines.map_input(f),
             options: self.options,
             detected: self.detected,
             mode: self.mode,
@@ -278,51 +279,13 @@ impl<R: BufRead> JudgeReader<R> {
         self.detected
     }
 
-    /// Reads one line into `buf` (without the newline), keeping at most `max_line` bytes.
+    /// Reads one line into `buf` (without its ending), keeping at most `max_line` bytes.
     /// Returns `false` at end of input.
     fn next_line(&mut self) -> io::Result<bool> {
-        self.buf.clear();
-        self.line_too_long = false;
-        let mut any = false;
-        loop {
-            let avail = match self.input.fill_buf() {
-                Ok(b) => b,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if avail.is_empty() {
-                if any {
-                    self.line_no += 1;
-                    self.skip_byte_order_mark();
-                }
-                return Ok(any);
-            }
-            any = true;
-            let newline = memchr::memchr(b'\n', avail);
-            let chunk = &avail[..newline.unwrap_or(avail.len())];
-            if !self.line_too_long {
-                if self.buf.len() + chunk.len() > self.options.max_line {
-                    self.line_too_long = true;
-                    self.buf.clear();
-                } else {
-                    self.buf.extend_from_slice(chunk);
-                }
-            }
-            let used = newline.map_or(avail.len(), |i| i + 1);
-            self.input.consume(used);
-            if newline.is_some() {
-                self.line_no += 1;
-                self.skip_byte_order_mark();
-                return Ok(true);
-            }
-        }
-    }
-
-    /// Drops a UTF-8 byte-order mark at the start of the input (Windows editors write one).
-    fn skip_byte_order_mark(&mut self) {
-        if self.line_no == 1 && self.buf.starts_with(&[0xEF, 0xBB, 0xBF]) {
-            self.buf.drain(..3);
-        }
+        let read = self.lines.read(&mut self.buf, self.options.max_line)?;
+        self.line_no = self.lines.number();
+        self.line_too_long = read == Some(LineRead::TooLong);
+        Ok(read.is_some())
     }
 
     fn is_blank_line(&self) -> bool {
@@ -990,6 +953,33 @@ mod tests {
                 .unwrap_err()
                 .contains("declares 3 datasets but holds 1")
         );
+    }
+
+    /// The three conventions read the same boards, with the same line numbers, whichever of
+    /// `\n`, `\r\n` or a bare `\r` ends the lines.
+    #[test]
+    fn every_line_ending_reads_the_same() {
+        for text in [
+            "2 3 4 1 5 x 7 6 8\n1 2 3\n1 2 3 4 5 6 7 8 x\n",
+            "2\n\n2 3 4\n1 5 x\n7 6 8\n\n1 2 3 4 5 6 7 8 x\n",
+            "2 3 4\n1 5 x\n7 6 8\n",
+            "2 3 4\n1 5 x\n7 6 8\n1 2 3\n4 5 6\n7 8 x\n",
+        ] {
+            let read = |text: &str| {
+                let (f, ps) = read_all(text, ReaderOptions::default());
+                let ps: Vec<_> = ps.iter().map(|p| (p.line, p.board.clone())).collect();
+                (f, ps)
+            };
+            let unix = read(text);
+            assert!(!unix.1.is_empty());
+            for ending in ["\r\n", "\r"] {
+                assert_eq!(
+                    read(&text.replace('\n', ending)),
+                    unix,
+                    "{ending:?}: {text}"
+                );
+            }
+        }
     }
 
     #[test]
