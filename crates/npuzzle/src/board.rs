@@ -60,7 +60,8 @@ pub enum BoardError {
     },
     /// A tile number is larger than the board allows.
     #[error(
-        "tile {tile} at row {row}, column {column} is out of range (a {shape} board has tiles 1..={max})"
+        "tile {tile} at row {row}, column {column} is out of range (a {shape} board has tiles 1..={max}{})",
+        if *tile == *max as u64 + 1 { ", and x or 0 for the blank" } else { "" }
     )]
     TileOutOfRange {
         /// The offending value.
@@ -576,6 +577,16 @@ mod tests {
             Board::new(s, &[1, 2, 4, 0]),
             Err(BoardError::TileOutOfRange { tile: 4, .. })
         ));
+        // A tile one past the largest is most likely the blank written as the cell count.
+        let e = |tiles: &[Tile]| Board::new(s, tiles).unwrap_err().to_string();
+        assert_eq!(
+            e(&[1, 2, 3, 4]),
+            "tile 4 at row 2, column 2 is out of range (a 2x2 board has tiles 1..=3, and x or 0 for the blank)"
+        );
+        assert_eq!(
+            e(&[1, 2, 5, 0]),
+            "tile 5 at row 2, column 1 is out of range (a 2x2 board has tiles 1..=3)"
+        );
         assert!(matches!(
             Board::new(s, &[1, 1, 3, 0]),
             Err(BoardError::DuplicateTile { tile: 1, .. })

@@ -424,11 +424,12 @@ impl<R: BufRead> JudgeReader<R> {
         // or the first two boards' rows make a stack frame (one of them may be damaged).
         let w = tokens(&self.probe[0].1).count();
         // Lines whose tiles all fit a board of the line's own length are damaged boards (two
-        // lines of nine such tiles are two 3×3 boards, not two rows of a 9×9 one): rows of a
-        // wider board hold larger tiles.
+        // lines of nine such tiles are two 3×3 boards, not two rows of a 9×9 one), and so are
+        // lines that write the blank as the line's length (`1 2 3 4 5 6 7 8 9`): two or more
+        // rows of a wider board cannot all hold tiles up to `w` only (they need `2w` distinct).
         let damaged_boards = self.probe.iter().all(|(_, t)| {
             tokens(t)
-                .all(|(_, tile)| matches!(read_token(tile), Token::Tile(v) if (v as usize) < w))
+                .all(|(_, tile)| matches!(read_token(tile), Token::Tile(v) if (v as usize) <= w))
         });
         let uniform = w >= 3
             && self
@@ -912,6 +913,9 @@ mod tests {
             "1 1 3 4 5 6 7 8 x\n2 2 3 4 5 6 7 8 x\n3 3 1 2 4 5 6 7 8\n".to_string(),
             "1 1 3 4 5 6 7 8 x\n".repeat(18),
             "1 2 3 4 5 6 7 x\n".repeat(20),
+            "1 2 3 4 5 6 7 8 9\n".repeat(2),
+            "1 2 3 4 5 6 7 8 9\n".repeat(9),
+            "2 1 3 4 5 6 7 8 9\n".repeat(18),
         ] {
             let text = text.as_str();
             let (f, b) = boards(text);
