@@ -185,8 +185,8 @@ const STACK_LOOKAHEAD_BYTES: usize = 1 << 16;
 enum Mode {
     /// Nothing read yet.
     Start,
-    /// Detected input began with a line that is not a valid board: one board per line (with a
-    /// bad first one), or boards spread over lines, depending on what follows (see
+    /// Detected input began with a line that is not a valid board, or is a 2×2 one: one board
+    /// per line (with a bad first one), or boards spread over lines, depending on what follows (see
     /// [`JudgeReader::probe_line`]).
     Undecided,
     /// Detected input began with a lone number: a UVa count if a blank line or a whole board
@@ -318,7 +318,9 @@ impl<R: BufRead> JudgeReader<R> {
                 self.first_line = Some((self.line_no, self.buf.clone()));
                 return true;
             }
-            None if whole_board && self.is_board_line(&self.buf) => Format::Hdu,
+            // A whole 2×2 board may instead be the first row of a 4×4 one written blank first
+            // (`0 1 2 3`): the next line settles it (see `probe_line`).
+            None if whole_board && self.is_board_line(&self.buf) && count != 4 => Format::Hdu,
             None => {
                 self.mode = Mode::Undecided;
                 self.probe = vec![(self.line_no, self.buf.clone())];
@@ -404,15 +406,20 @@ impl<R: BufRead> JudgeReader<R> {
     /// In [`Mode::Undecided`], takes the current line (`end` at the end of input) and decides
     /// once the first block is complete: boards spread over lines (POJ) when its lines together
     /// are a valid board, or when they are all rows of one width (3 or more) and none a board
-    /// alone (stacked boards); anything else is one board per line (HDU). Held lines are then
-    /// read again in the chosen mode.
+    /// alone (stacked boards); anything else is one board per line (HDU), which two whole
+    /// boards on the first two lines settle at once. Held lines are then read again in the
+    /// chosen mode.
     fn probe_line(&mut self, end: bool) {
         let blank = end || self.is_blank_line();
         let too_long = !end && self.line_too_long;
         if !blank && !too_long {
             self.probe.push((self.line_no, self.buf.clone()));
             let bytes: usize = self.probe.iter().map(|(_, t)| t.len()).sum();
-            if bytes <= STACK_LOOKAHEAD_BYTES {
+            // Two whole boards in a row (2×2 ones: larger first boards are settled at once)
+            // are one board a line: rows of one board never repeat a tile.
+            let two_boards =
+                self.probe.len() == 2 && self.probe.iter().all(|(_, t)| self.is_board_line(t));
+            if bytes <= STACK_LOOKAHEAD_BYTES && !two_boards {
                 return;
             }
         }
@@ -984,6 +991,40 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A first line that is a 2×2 board can be the first row of a 4×4 board written blank
+    /// first; one 2×2 board a line is still read as such.
+    #[test]
+    fn a_two_by_two_first_line_may_be_a_row() {
+        let goal16: Vec<u16> = (0..16).collect();
+        for text in [
+            "0 1 2 3\n4 5 6 7\n8 9 10 11\n12 13 14 15\n",
+            "x 1 2 3\n4 5 6 7\n8 9 10 11\n12 13 14 15",
+            "0 1 2 3\n4 5 6 7 8 9 10 11\n12 13 14 15\n\n",
+        ] {
+            let (f, b) = boards(text);
+            assert_eq!(
+                (f, b),
+                (Some(Format::Poj), vec![Ok(goal16.clone())]),
+                "{text}"
+            );
+        }
+        let (_, b) = boards(
+            "0 1 2 3\n4 5 6 7\n8 9 10 11\n12 13 14 15\n"
+                .repeat(3)
+                .as_str(),
+        );
+        assert_eq!(b, vec![Ok(goal16.clone()); 3]);
+        let (f, b) = boards("x 1 2 3\n1 x 2 3\n1 1 2 3\n3 2 1 x\n");
+        assert_eq!(f, Some(Format::Hdu));
+        assert_eq!(b.len(), 4, "{b:?}");
+        assert!(b[0].is_ok() && b[1].is_ok() && b[2].is_err() && b[3].is_ok());
+        let (f, b) = boards("x 1 2 3\n1 1 2 3\n3 2 1 x\n");
+        assert_eq!(f, Some(Format::Hdu));
+        assert_eq!(b.len(), 3, "{b:?}");
+        let (_, b) = boards("x 1 2 3\n");
+        assert_eq!(b, vec![Ok(vec![0, 1, 2, 3])]);
     }
 
     #[test]
