@@ -2,6 +2,7 @@
 //! stream of cases and answered with the n-dimensional parity rule
 //! ([`crate::parity::is_solvable_nd`]).
 
+use crate::lines::BYTE_ORDER_MARK;
 use crate::parity::{MAX_CUBE_CELLS, cell_count, is_solvable_nd};
 use crate::parse::{ParseError, ParseErrorKind};
 
@@ -35,6 +36,11 @@ struct TokenStream<R> {
     line: usize,
     /// Line of the last token read (where a cut-off input is reported).
     last: usize,
+    /// The last byte read was a `\r`: a `\n` right after it ends no further line (lines end
+    /// as [`crate::lines`] says: `\n`, `\r\n` or a bare `\r`).
+    after_cr: bool,
+    /// Nothing read yet (a leading UTF-8 byte-order mark is dropped).
+    at_start: bool,
 }
 
 impl<R: std::io::BufRead> TokenStream<R> {
@@ -52,6 +58,10 @@ impl<R: std::io::BufRead> TokenStream<R> {
             if buf.is_empty() {
                 break;
             }
+            if std::mem::take(&mut self.at_start) && buf.starts_with(BYTE_ORDER_MARK) {
+                self.input.consume(BYTE_ORDER_MARK.len());
+                continue;
+            }
             let mut used = 0;
             let mut ended = false;
             for &b in buf {
@@ -60,10 +70,12 @@ impl<R: std::io::BufRead> TokenStream<R> {
                         ended = true;
                         break;
                     }
-                    if b == b'\n' {
+                    if b == b'\r' || (b == b'\n' && !self.after_cr) {
                         self.line += 1;
                     }
+                    self.after_cr = b == b'\r';
                 } else {
+                    self.after_cr = false;
                     if started_on == 0 {
                         started_on = self.line;
                     }
@@ -116,6 +128,8 @@ impl<R: std::io::BufRead> CubeReader<R> {
                 input,
                 line: 1,
                 last: 1,
+                after_cr: false,
+                at_start: true,
             },
             dimensions: dimensions.max(1),
             declared: None,
@@ -318,6 +332,13 @@ mod tests {
             ["1: unsolvable", "4: solvable"]
         );
         assert_eq!(read("1\n1\n0\n"), ["2: solvable"]);
+        // Line numbers count `\r\n` and a bare `\r` as one line end each; a byte-order mark
+        // opening the input is dropped.
+        let sample = "2\n2\n1 2 3 4 5 7 6 0\n2\n2 1 3 5 4 6 0 7\n";
+        for ending in ["\r\n", "\r"] {
+            let text = format!("\u{feff}{}", sample.replace('\n', ending));
+            assert_eq!(read(&text), ["2: unsolvable", "4: solvable"], "{ending:?}");
+        }
     }
 
     #[test]

@@ -9,12 +9,16 @@
 //!
 //! Every reader of line-structured user text reads through [`Lines`]: the judge conventions
 //! ([`crate::judge::JudgeReader`]), [`crate::Board::parse`], and the answers `npuzzle check`
-//! judges.
+//! judges. The UVa 716 cube reader ([`crate::cube`]) streams tokens instead (a cube's cells may
+//! fill a gigabyte on one line), and counts its lines by the same three endings.
+//!
+//! An ending written the wrong way round, `\n\r`, is a line end and then another (an empty
+//! line).
 
 use std::io::{self, BufRead};
 
 /// The UTF-8 byte-order mark.
-const BYTE_ORDER_MARK: &[u8] = &[0xEF, 0xBB, 0xBF];
+pub(crate) const BYTE_ORDER_MARK: &[u8] = &[0xEF, 0xBB, 0xBF];
 
 /// What [`Lines::read`] found.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -129,6 +133,32 @@ impl<R: BufRead> Lines<R> {
     }
 }
 
+/// Input that holds some bytes and then fails instead of waiting for more: a reader that
+/// reads past what it needs fails on it.
+#[cfg(test)]
+pub(crate) struct ThenFail(pub &'static [u8]);
+
+#[cfg(test)]
+impl io::Read for ThenFail {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(io::Error::other("read past the bytes given"))
+    }
+}
+
+#[cfg(test)]
+impl BufRead for ThenFail {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.0.is_empty() {
+            Err(io::Error::other("waited for more input"))
+        } else {
+            Ok(self.0)
+        }
+    }
+    fn consume(&mut self, n: usize) {
+        self.0 = &self.0[n..];
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,25 +216,6 @@ mod tests {
 
     #[test]
     fn a_line_ended_by_cr_needs_no_further_byte() {
-        /// Input that fails once its first line is read: reading past it would be an error.
-        struct ThenFail(&'static [u8]);
-        impl io::Read for ThenFail {
-            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
-                unreachable!()
-            }
-        }
-        impl BufRead for ThenFail {
-            fn fill_buf(&mut self) -> io::Result<&[u8]> {
-                if self.0.is_empty() {
-                    Err(io::Error::other("waited for more input"))
-                } else {
-                    Ok(self.0)
-                }
-            }
-            fn consume(&mut self, n: usize) {
-                self.0 = &self.0[n..];
-            }
-        }
         let mut lines = Lines::new(ThenFail(b"1 2 3\r"));
         let mut buf = Vec::new();
         assert_eq!(lines.read(&mut buf, 100).unwrap(), Some(LineRead::Line));

@@ -146,6 +146,9 @@ fn shorten(token: &[u8]) -> String {
 pub(crate) struct TileCollector {
     tiles: Vec<Tile>,
     first_line: usize,
+    /// Where each line's tiles begin: (index of its first tile, line), for lines with tiles,
+    /// so that a board's error names the line of the tile it is about.
+    line_starts: Vec<(usize, usize)>,
     error: Option<ParseError>,
 }
 
@@ -159,6 +162,7 @@ impl TileCollector {
     pub fn clear(&mut self) {
         self.tiles.clear();
         self.first_line = 0;
+        self.line_starts.clear();
         self.error = None;
     }
 
@@ -185,11 +189,16 @@ impl TileCollector {
     /// Adds the tokens of one input line (1-based `line`). Stops reading tokens once an error
     /// is recorded or the board is impossibly large, so junk costs no memory.
     pub fn push_line(&mut self, line: usize, text: &[u8]) {
-        if self.first_line == 0 {
+        if self.first_line == 0 && tokens(text).next().is_some() {
             self.first_line = line;
         }
         if self.error.is_some() {
             return;
+        }
+        match self.line_starts.last_mut() {
+            // The last line added no tile: this one takes its place.
+            Some((start, at)) if *start == self.tiles.len() => *at = line,
+            _ => self.line_starts.push((self.tiles.len(), line)),
         }
         for (offset, tok) in tokens(text) {
             match read_token(tok) {
@@ -240,7 +249,30 @@ impl TileCollector {
                 }))
             })?,
         };
-        Board::new(shape, &self.tiles).map_err(|e| at(ParseErrorKind::Board(e)))
+        Board::new(shape, &self.tiles).map_err(|e| {
+            // A tile's own line, when the error is about one (the later of two).
+            let cell = match e {
+                BoardError::TileOutOfRange { row, column, .. }
+                | BoardError::DuplicateTile { row, column, .. }
+                | BoardError::TwoBlanks { row, column, .. } => {
+                    Some((row - 1) * shape.width() + column - 1)
+                }
+                _ => None,
+            };
+            let line = cell.and_then(|cell| self.line_of(cell));
+            ParseError {
+                line: line.unwrap_or(self.first_line).max(1),
+                kind: ParseErrorKind::Board(e),
+            }
+        })
+    }
+
+    /// The line holding the `cell`-th tile collected.
+    fn line_of(&self, cell: usize) -> Option<usize> {
+        let after = self
+            .line_starts
+            .partition_point(|&(start, _)| start <= cell);
+        after.checked_sub(1).map(|i| self.line_starts[i].1)
     }
 }
 
@@ -293,6 +325,19 @@ mod tests {
         assert!(e.to_string().starts_with("line 2: `y` at column 5"));
         let e = Board::parse("1 2 3 4 5 6 7 8 99999999999").unwrap_err();
         assert!(matches!(e.kind, ParseErrorKind::TileTooLarge { .. }));
+        // A board's problem with one tile names that tile's line (the later of two tiles);
+        // one with the whole board, its first line.
+        for (text, line) in [
+            ("1 2 3\n4 5 6\n7 8 9", 3),
+            ("\n1 2\n3\n\n4 5 6 7 8 9", 5),
+            ("1 2 3\n4 5 1\n7 8 x", 2),
+            ("1 x 3\n4 5 6\n7 8 x", 3),
+            ("1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 x\n1 2 3", 1),
+            ("\n\n1 2 3\n4 5 6\n7 8", 3),
+        ] {
+            let e = Board::parse(text).unwrap_err();
+            assert_eq!(e.line, line, "{text:?}: {e}");
+        }
     }
 
     #[test]

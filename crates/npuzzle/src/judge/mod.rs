@@ -6,8 +6,8 @@
 //!   dataset is one board, possibly over several lines. Answers are separated by a blank line.
 //!
 //! [`JudgeReader`] detects the convention from the first non-blank line (a lone number starts a
-//! UVa input; a line holding a whole board means one board per line; otherwise boards span
-//! lines), then yields one [`Puzzle`] per board, in order, each with its input line and either
+//! UVa input; a line holding a whole board means one board per line, unless it is a 2×2 board
+//! the next line continues as a 4×4 one; otherwise boards span lines), then yields one [`Puzzle`] per board, in order, each with its input line and either
 //! the board or the reason it was rejected. How lines make boards:
 //!
 //! - UVa: a dataset is everything between blank lines, one board however its tokens are spread
@@ -198,6 +198,13 @@ enum Mode {
     Blocks,
 }
 
+/// Whether `text` can continue a 4×4 board whose first row was a whole 2×2 board (tiles 0 to
+/// 3): up to twelve tiles, all from 4 to 15.
+fn continues_a_4x4(text: &[u8]) -> bool {
+    tokens(text).count() <= 12
+        && tokens(text).all(|(_, t)| matches!(read_token(t), Token::Tile(4..=15)))
+}
+
 /// Streams boards out of judge-format input. See the module docs for the detection rules.
 pub struct JudgeReader<R> {
     lines: Lines<R>,
@@ -319,8 +326,14 @@ impl<R: BufRead> JudgeReader<R> {
                 return true;
             }
             // A whole 2×2 board may instead be the first row of a 4×4 one written blank first
-            // (`0 1 2 3`): the next line settles it (see `probe_line`).
-            None if whole_board && self.is_board_line(&self.buf) && count != 4 => Format::Hdu,
+            // (`0 1 2 3`), unless the shape is given: the next line settles it (see
+            // `probe_line`).
+            None if whole_board
+                && self.is_board_line(&self.buf)
+                && (count != 4 || self.options.shape.is_some()) =>
+            {
+                Format::Hdu
+            }
             None => {
                 self.mode = Mode::Undecided;
                 self.probe = vec![(self.line_no, self.buf.clone())];
@@ -406,23 +419,25 @@ impl<R: BufRead> JudgeReader<R> {
     /// In [`Mode::Undecided`], takes the current line (`end` at the end of input) and decides
     /// once the first block is complete: boards spread over lines (POJ) when its lines together
     /// are a valid board, or when they are all rows of one width (3 or more) and none a board
-    /// alone (stacked boards); anything else is one board per line (HDU), which two whole
-    /// boards on the first two lines settle at once. Held lines are then read again in the
-    /// chosen mode.
+    /// alone (stacked boards); anything else is one board per line (HDU). A first line that is
+    /// a whole (2×2) board is settled at the second line unless that line can continue a 4×4
+    /// board. Held lines are then read again in the chosen mode.
     fn probe_line(&mut self, end: bool) {
         let blank = end || self.is_blank_line();
         let too_long = !end && self.line_too_long;
+        // A whole 2×2 board first (larger ones are settled at once, see `detect`): one board a
+        // line, unless the lines after it continue a 4×4 board.
+        let first_is_board = self.is_board_line(&self.probe[0].1);
         if !blank && !too_long {
             self.probe.push((self.line_no, self.buf.clone()));
             let bytes: usize = self.probe.iter().map(|(_, t)| t.len()).sum();
-            // Two whole boards in a row (2×2 ones: larger first boards are settled at once)
-            // are one board a line: rows of one board never repeat a tile.
-            let two_boards =
-                self.probe.len() == 2 && self.probe.iter().all(|(_, t)| self.is_board_line(t));
-            if bytes <= STACK_LOOKAHEAD_BYTES && !two_boards {
+            let settled = first_is_board && self.probe.len() == 2 && !continues_a_4x4(&self.buf);
+            if bytes <= STACK_LOOKAHEAD_BYTES && !settled {
                 return;
             }
         }
+        let one_a_line =
+            first_is_board && (self.probe.len() == 1 || !continues_a_4x4(&self.probe[1].1));
         let mut joined = TileCollector::new();
         for (line, text) in &self.probe {
             joined.push_line(*line, text);
@@ -448,7 +463,7 @@ impl<R: BufRead> JudgeReader<R> {
         let rows = !damaged_boards
             && (uniform
                 || (self.probe.len() >= frame && self.stack_frame(&self.probe[..frame]).is_some()));
-        let spread = (blank && joined.finish(self.options.shape).is_ok()) || rows;
+        let spread = !one_a_line && ((blank && joined.finish(self.options.shape).is_ok()) || rows);
         let (format, mode) = if spread {
             (Format::Poj, Mode::Blocks)
         } else {
@@ -846,6 +861,7 @@ pub fn read_all(text: &str, options: ReaderOptions) -> (Option<Format>, Vec<Puzz
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lines::ThenFail;
 
     fn boards(text: &str) -> (Option<Format>, Vec<Result<Vec<u16>, String>>) {
         let (f, ps) = read_all(text, ReaderOptions::default());
@@ -1025,6 +1041,36 @@ mod tests {
         assert_eq!(b.len(), 3, "{b:?}");
         let (_, b) = boards("x 1 2 3\n");
         assert_eq!(b, vec![Ok(vec![0, 1, 2, 3])]);
+        // A blank line after the first board keeps one board a line.
+        let (f, b) = boards("x 1 2 3\n\n1 x 2 3\n2 1 x 3\n");
+        assert_eq!(f, Some(Format::Hdu));
+        assert_eq!(b.len(), 3, "{b:?}");
+        assert!(b.iter().all(Result::is_ok), "{b:?}");
+    }
+
+    /// Where the first line cannot be the first row of a 4×4 board (the shape is given, or it
+    /// is larger), or the second cannot be its second row, one board a line is settled before
+    /// the third line is read: an interactive user is answered at once.
+    #[test]
+    fn one_board_a_line_is_settled_early() {
+        let two = ReaderOptions {
+            shape: Some(Shape::new(2, 2).unwrap()),
+            ..ReaderOptions::default()
+        };
+        for (text, options, answered) in [
+            ("x 1 2 3\n", two, 1),
+            ("2 3 4 1 5 x 7 6 8\n", ReaderOptions::default(), 1),
+            ("x 1 2 3\n1 x 2 3\n", ReaderOptions::default(), 2),
+            ("x 1 2 3\n1 1 2 3\n", ReaderOptions::default(), 2),
+            ("x 1 2 3\n4 5 6 x\n", ReaderOptions::default(), 2),
+        ] {
+            let mut reader = JudgeReader::new(ThenFail(text.as_bytes()), options);
+            for i in 0..answered {
+                let p = reader.next_puzzle();
+                assert!(matches!(p, Ok(Some(_))), "{text:?} board {i}: {p:?}");
+            }
+            assert!(reader.next_puzzle().is_err(), "{text:?}");
+        }
     }
 
     #[test]
