@@ -40,17 +40,6 @@ function isGoal() {
   return S.cells.every((t, i) => t === (i === S.cells.length - 1 ? 0 : i + 1));
 }
 
-// Classic parity test against the standard goal (blank last).
-function solvable(cells, w, h) {
-  const tiles = cells.filter((t) => t !== 0);
-  let inv = 0;
-  for (let i = 0; i < tiles.length; i++)
-    for (let j = i + 1; j < tiles.length; j++) if (tiles[i] > tiles[j]) inv++;
-  if (w % 2 === 1) return inv % 2 === 0;
-  const rowFromBottom = h - Math.floor(cells.indexOf(0) / w);
-  return (inv + rowFromBottom) % 2 === 1;
-}
-
 function buildTiles() {
   boardEl.innerHTML = '';
   S.tiles = [];
@@ -311,7 +300,7 @@ async function scramble() {
   showError('');
   try {
     const data = await api(`/api/scramble?width=${S.w}&height=${S.h}`);
-    load(data.board.split(' ').map((t) => (t === 'x' ? 0 : Number(t))), data.width, data.height);
+    load(cellsOf(data.board), data.width, data.height);
     $('board-input').value = '';
     status('Scrambled. Slide the tiles, or press Solve.');
   } catch (e) {
@@ -439,44 +428,28 @@ async function hint() {
   }
 }
 
-// Reads a typed board: returns { cells, w, h } or throws an Error with a clear message.
-function parseBoard(text) {
-  const tokens = text.trim().split(/[\s,;]+/).filter((t) => t.length > 0);
-  if (tokens.length === 0) throw new Error('Type the tiles row by row, e.g. 2 3 4 1 5 x 7 6 8.');
-  let w = S.w;
-  let h = S.h;
-  const side = Math.round(Math.sqrt(tokens.length));
-  if (tokens.length !== w * h) {
-    if (side * side !== tokens.length || side < 2) {
-      throw new Error(`${tokens.length} tiles do not make a board: a ${S.w}×${S.h} board has ${S.w * S.h}.`);
-    }
-    if (side > 10) throw new Error('Boards up to 10 × 10 are played here.');
-    w = side; h = side;
-  }
-  const n = w * h;
-  const seen = new Map();
-  const cells = tokens.map((t, i) => {
-    let v;
-    if (t === 'x' || t === 'X' || t === '0') v = 0;
-    else if (/^\d+$/.test(t)) v = Number(t);
-    else throw new Error(`"${t}" (tile ${i + 1}) is not a number or x.`);
-    if (v >= n) throw new Error(`Tile ${v} is out of range: a ${w}×${h} board has tiles 1 to ${n - 1}.`);
-    if (seen.has(v)) throw new Error(v === 0 ? 'There are two gaps (x).' : `Tile ${v} appears twice.`);
-    seen.set(v, i);
-    return v;
-  });
-  if (!seen.has(0)) throw new Error('There is no gap: mark it with x or 0.');
-  if (!solvable(cells, w, h)) {
-    throw new Error('This board cannot be solved: two tiles are swapped relative to any reachable position.');
-  }
-  return { cells, w, h };
+// A board in judge form ("2 3 4 1 5 x 7 6 8") as cells, 0 for the blank.
+function cellsOf(judgeLine) {
+  return judgeLine.split(' ').map((t) => (t === 'x' ? 0 : Number(t)));
 }
 
-function loadTyped(event) {
+// Loads a typed board. The server reads it by the library's rules (and says what is wrong
+// with it); the page only keeps the board's size when the tile count fits it, so that a 3 × 2
+// board can be typed into a 3 × 2 game.
+async function loadTyped(event) {
   event.preventDefault();
+  const text = $('board-input').value.replace(/[,;]/g, ' ');
+  const count = text.split(/\s+/).filter((t) => t.length > 0).length;
+  const body = { board: text };
+  if (count === S.w * S.h) { body.width = S.w; body.height = S.h; }
+  const version = S.version;
   try {
-    const { cells, w, h } = parseBoard($('board-input').value);
-    load(cells, w, h);
+    if (count === 0) throw new Error('Type the tiles row by row, e.g. 2 3 4 1 5 x 7 6 8.');
+    const d = await api('/api/board', body);
+    // A board changed meanwhile (a scramble, a move) is not replaced by a late answer.
+    if (S.version !== version) return;
+    if (d.width > 10 || d.height > 10) throw new Error('Boards up to 10 × 10 are played here.');
+    load(cellsOf(d.board), d.width, d.height);
     showError('');
     status(isGoal()
       ? 'Board loaded: it is already solved. Scramble, or slide some tiles.'
@@ -484,6 +457,10 @@ function loadTyped(event) {
   } catch (e) {
     showError(e.message);
     status('The board was not changed.');
+  } finally {
+    // How many typed boards were read, loaded or refused (the answer comes from the server).
+    const input = $('board-input');
+    input.dataset.read = String(Number(input.dataset.read || 0) + 1);
   }
 }
 

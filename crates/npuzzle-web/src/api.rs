@@ -382,13 +382,18 @@ async fn solver_for(
     .await?
 }
 
+/// The answer for a board that cannot reach its goal.
+fn unsolvable() -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "unsolvable",
+        "this board cannot reach the goal (the tiles' parity differs)",
+    )
+}
+
 fn outcome_response(board: &Board, outcome: Outcome) -> Result<SolveResponse, ApiError> {
     match outcome {
-        Outcome::Unsolvable => Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "unsolvable",
-            "this board cannot reach the goal (the tiles' parity differs)",
-        )),
+        Outcome::Unsolvable => Err(unsolvable()),
         Outcome::Solved(a) => Ok(SolveResponse {
             record: Record::solved(board, &a),
             note: note(board, &a),
@@ -529,6 +534,39 @@ pub async fn solve(
             .map_err(solve_error)?
     };
     Ok(Json(outcome_response(&board, outcome)?))
+}
+
+/// Body of `POST /api/board`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardRequest {
+    /// The board as typed (tiles row by row, `x` or `0` for the blank).
+    board: String,
+    /// Columns (default: from the tile count, which must then be a square).
+    width: Option<usize>,
+    /// Rows.
+    height: Option<usize>,
+}
+
+/// `POST /api/board`: reads a typed board by the library's rules, for the page to play: the
+/// board in judge form with its size, or why it cannot be played, as `POST /api/solve` would
+/// say (400 `bad_board` or `bad_size`, 422 `unsolvable`). Nothing is searched.
+pub async fn board(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let req: BoardRequest = read_json(&state, &headers, body).await?;
+    let board = board_of(&state, &req.board, req.width, req.height, "board")?;
+    let goal = Board::goal(board.shape());
+    if !matches!(npuzzle::parity::is_solvable(&board, &goal), Ok(true)) {
+        return Err(unsolvable());
+    }
+    Ok(Json(serde_json::json!({
+        "board": board.to_judge_line(),
+        "width": board.shape().width(),
+        "height": board.shape().height(),
+    })))
 }
 
 /// Body of `POST /api/check`.

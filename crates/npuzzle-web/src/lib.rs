@@ -209,6 +209,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/favicon.svg", get(assets::favicon))
         .route("/api/health", get(api::health))
         .route("/api/scramble", get(api::scramble))
+        .route("/api/board", post(api::board))
         .route("/api/solve", post(api::solve))
         .route("/api/check", post(api::check))
         .fallback(api::not_found)

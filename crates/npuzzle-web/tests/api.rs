@@ -119,6 +119,82 @@ async fn solve_scramble_check_and_health() {
     s.stop().await;
 }
 
+/// `POST /api/board` reads a typed board as the library does (the page's "Load"): the board
+/// in judge form with its size, or the library's reason, as `/api/solve` would give it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_boards_are_read_by_the_librarys_rules() {
+    let s = Server::start(quiet()).await;
+    for (body, board, w, h) in [
+        (
+            json!({"board": "2 3 4\n1 5 X\n7 6 8"}),
+            "2 3 4 1 5 x 7 6 8",
+            3,
+            3,
+        ),
+        (json!({"board": " 1 2 3 0 "}), "1 2 3 x", 2, 2),
+        (
+            json!({"board": "1 2 3 4 x 5", "width": 3, "height": 2}),
+            "1 2 3 4 x 5",
+            3,
+            2,
+        ),
+    ] {
+        let (code, v) = s.post("/api/board", body.clone()).await;
+        assert_eq!(code, 200, "{body}: {v}");
+        assert_eq!(
+            v,
+            json!({"board": board, "width": w, "height": h}),
+            "{body}"
+        );
+    }
+    for (board, code, error, says) in [
+        (
+            "1 2 3 4 5 6 7 7 x",
+            400,
+            "bad_board",
+            "tile 7 appears twice",
+        ),
+        (
+            "1 2 3 q 5 6 7 8 x",
+            400,
+            "bad_board",
+            "`q` at column 7 is not a tile",
+        ),
+        (
+            "1 2 3 4 5 6 7 8",
+            400,
+            "bad_board",
+            "one tile short of a 3x3 board",
+        ),
+        (
+            "1 2 3 4 5 6 7 8 9",
+            400,
+            "bad_board",
+            "and x or 0 for the blank",
+        ),
+        (
+            "2 1 3 4 5 6 7 8 x",
+            422,
+            "unsolvable",
+            "cannot reach the goal",
+        ),
+    ] {
+        let (got, v) = s.post("/api/board", json!({"board": board})).await;
+        assert_eq!(
+            (got, v["error"].as_str()),
+            (code, Some(error)),
+            "{board}: {v}"
+        );
+        let message = v["message"].as_str().unwrap();
+        assert!(message.contains(says), "{board}: {message}");
+    }
+    // Past the server's largest side (16).
+    let tiles: Vec<String> = (1..17 * 17).map(|t| t.to_string()).collect();
+    let too_wide = format!("{} x", tiles.join(" "));
+    let (code, v) = s.post("/api/board", json!({"board": too_wide})).await;
+    assert_eq!((code, v["error"].as_str()), (400, Some("bad_size")), "{v}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn errors_are_json_with_the_right_status() {
     let s = Server::start(quiet()).await;

@@ -77,11 +77,22 @@ async fn click(c: &Client, css: &str) {
         .unwrap();
 }
 
+/// Types `board` into the board box and loads it, waiting for the server's reading of it.
 async fn type_board(c: &Client, board: &str) {
+    let read = attr(c, "#board-input", "data-read").await;
     let input = c.find(Locator::Css("#board-input")).await.unwrap();
     input.clear().await.unwrap();
     input.send_keys(board).await.unwrap();
     click(c, "#load").await;
+    wait_for(
+        "the typed board to be read",
+        Duration::from_secs(10),
+        || {
+            let (c, read) = (c, &read);
+            async move { attr(c, "#board-input", "data-read").await != *read }
+        },
+    )
+    .await;
 }
 
 /// axe-core's script, from `NPUZZLE_AXE_JS` or where `.ci/run` installs it.
@@ -385,9 +396,9 @@ async fn scramble_solve_play_and_errors_in_chromium() {
     // Bad input is explained inline and leaves the board alone.
     for (bad, says) in [
         ("1 2 3 4 5 6 7 7 x", "appears twice"),
-        ("2 1 3 4 5 6 7 8 x", "cannot be solved"),
-        ("1 2 3 q 5 6 7 8 x", "is not a number"),
-        ("1 2 3 4 5", "do not make a board"),
+        ("2 1 3 4 5 6 7 8 x", "cannot reach the goal"),
+        ("1 2 3 q 5 6 7 8 x", "is not a tile"),
+        ("1 2 3 4 5", "5 tiles make no board"),
     ] {
         type_board(&c, bad).await;
         let error = text(&c, "#error").await;
