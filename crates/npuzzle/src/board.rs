@@ -61,7 +61,7 @@ pub enum BoardError {
     /// A tile number is larger than the board allows.
     #[error(
         "tile {tile} at row {row}, column {column} is out of range (a {shape} board has tiles 1..={max}{})",
-        if *tile == *max as u64 + 1 { ", and x or 0 for the blank" } else { "" }
+        if *no_blank && *tile == *max as u64 + 1 { ", and x or 0 for the blank" } else { "" }
     )]
     TileOutOfRange {
         /// The offending value.
@@ -74,6 +74,8 @@ pub enum BoardError {
         shape: Shape,
         /// Largest allowed tile.
         max: usize,
+        /// No cell holds the blank (so a tile one past the largest is likely the blank).
+        no_blank: bool,
     },
     /// The same tile appears twice.
     #[error(
@@ -356,6 +358,7 @@ impl Board {
                     column,
                     shape,
                     max: n - 1,
+                    no_blank: !tiles.contains(&0),
                 });
             }
             if seen[t] != 0 {
@@ -586,6 +589,10 @@ mod tests {
         assert_eq!(
             e(&[1, 2, 5, 0]),
             "tile 5 at row 2, column 1 is out of range (a 2x2 board has tiles 1..=3)"
+        );
+        assert_eq!(
+            e(&[1, 0, 3, 4]),
+            "tile 4 at row 2, column 2 is out of range (a 2x2 board has tiles 1..=3)"
         );
         assert!(matches!(
             Board::new(s, &[1, 1, 3, 0]),

@@ -39,8 +39,9 @@ struct TokenStream<R> {
     /// The last byte read was a `\r`: a `\n` right after it ends no further line (lines end
     /// as [`crate::lines`] says: `\n`, `\r\n` or a bare `\r`).
     after_cr: bool,
-    /// Nothing read yet (a leading UTF-8 byte-order mark is dropped).
-    at_start: bool,
+    /// Bytes of a leading UTF-8 byte-order mark matched so far (it is dropped, even when it
+    /// arrives over several reads); `None` once past the start.
+    mark: Option<usize>,
 }
 
 impl<R: std::io::BufRead> TokenStream<R> {
@@ -58,13 +59,22 @@ impl<R: std::io::BufRead> TokenStream<R> {
             if buf.is_empty() {
                 break;
             }
-            if std::mem::take(&mut self.at_start) && buf.starts_with(BYTE_ORDER_MARK) {
-                self.input.consume(BYTE_ORDER_MARK.len());
-                continue;
-            }
             let mut used = 0;
             let mut ended = false;
             for &b in buf {
+                if let Some(matched) = self.mark {
+                    if b == BYTE_ORDER_MARK[matched] {
+                        used += 1;
+                        self.mark = (matched + 1 < BYTE_ORDER_MARK.len()).then_some(matched + 1);
+                        continue;
+                    }
+                    // Not a byte-order mark: the bytes that looked like one begin a token.
+                    self.mark = None;
+                    if matched > 0 {
+                        started_on = self.line;
+                        text.extend_from_slice(&BYTE_ORDER_MARK[..matched]);
+                    }
+                }
                 if crate::parse::is_space(b) {
                     if started_on > 0 {
                         ended = true;
@@ -129,7 +139,7 @@ impl<R: std::io::BufRead> CubeReader<R> {
                 line: 1,
                 last: 1,
                 after_cr: false,
-                at_start: true,
+                mark: Some(0),
             },
             dimensions: dimensions.max(1),
             declared: None,
@@ -309,7 +319,11 @@ mod tests {
     use super::*;
 
     fn read(text: &str) -> Vec<String> {
-        CubeReader::new(text.as_bytes(), 3)
+        answers(CubeReader::new(text.as_bytes(), 3))
+    }
+
+    fn answers<R: std::io::BufRead>(reader: CubeReader<R>) -> Vec<String> {
+        reader
             .map(|item| match item.unwrap() {
                 CubeItem::Case(c) => match c.answer {
                     Ok(true) => format!("{}: solvable", c.line),
@@ -339,6 +353,16 @@ mod tests {
             let text = format!("\u{feff}{}", sample.replace('\n', ending));
             assert_eq!(read(&text), ["2: unsolvable", "4: solvable"], "{ending:?}");
         }
+        // The mark split over reads (a one-byte buffer) is dropped too.
+        let text = format!("\u{feff}{sample}");
+        let reader = CubeReader::new(std::io::BufReader::with_capacity(1, text.as_bytes()), 3);
+        assert_eq!(answers(reader), ["2: unsolvable", "4: solvable"]);
+        // Bytes that only begin like the mark are a token's (here not a number).
+        let got = answers(CubeReader::new(&b"\xEF\xBB2\n2\n1 2 3 4 5 7 6 0\n"[..], 3));
+        assert!(
+            got[0].contains("line 1: expected the number of cases"),
+            "{got:?}"
+        );
     }
 
     #[test]

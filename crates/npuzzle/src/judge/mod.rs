@@ -198,11 +198,24 @@ enum Mode {
     Blocks,
 }
 
-/// Whether `text` can continue a 4×4 board whose first row was a whole 2×2 board (tiles 0 to
-/// 3): up to twelve tiles, all from 4 to 15.
-fn continues_a_4x4(text: &[u8]) -> bool {
-    tokens(text).count() <= 12
-        && tokens(text).all(|(_, t)| matches!(read_token(t), Token::Tile(4..=15)))
+/// Whether a line that is a whole board may instead be the first row of a larger square
+/// board: any 2×2 board (`x 1 2 3` or `1 0 2 3` begin a 4×4 board as well), and the tiles
+/// 0, 1, …, k−1 in order, the first row of a k×k board written blank first.
+fn may_begin_a_square(text: &[u8]) -> bool {
+    tokens(text).count() == 4
+        || tokens(text)
+            .enumerate()
+            .all(|(i, (_, t))| matches!(read_token(t), Token::Tile(v) if v as usize == i))
+}
+
+/// Whether `text` can continue a k×k board whose first row was a whole board of `k` tiles
+/// (0 to k−1): at most k² − k tiles, all from k to k² − 1.
+fn continues_a_square(k: usize, text: &[u8]) -> bool {
+    let cells = k.saturating_mul(k);
+    tokens(text).count() <= cells - k
+        && tokens(text).all(
+            |(_, t)| matches!(read_token(t), Token::Tile(v) if (k..cells).contains(&(v as usize))),
+        )
 }
 
 /// Streams boards out of judge-format input. See the module docs for the detection rules.
@@ -325,12 +338,12 @@ impl<R: BufRead> JudgeReader<R> {
                 self.first_line = Some((self.line_no, self.buf.clone()));
                 return true;
             }
-            // A whole 2×2 board may instead be the first row of a 4×4 one written blank first
-            // (`0 1 2 3`), unless the shape is given: the next line settles it (see
+            // A whole board that may be the first row of a larger one (`0 1 2 3`, see
+            // `may_begin_a_square`), unless the shape is given: the next line settles it (see
             // `probe_line`).
             None if whole_board
                 && self.is_board_line(&self.buf)
-                && (count != 4 || self.options.shape.is_some()) =>
+                && (self.options.shape.is_some() || !may_begin_a_square(&self.buf)) =>
             {
                 Format::Hdu
             }
@@ -425,19 +438,19 @@ impl<R: BufRead> JudgeReader<R> {
     fn probe_line(&mut self, end: bool) {
         let blank = end || self.is_blank_line();
         let too_long = !end && self.line_too_long;
-        // A whole 2×2 board first (larger ones are settled at once, see `detect`): one board a
-        // line, unless the lines after it continue a 4×4 board.
         let first_is_board = self.is_board_line(&self.probe[0].1);
         if !blank && !too_long {
             self.probe.push((self.line_no, self.buf.clone()));
             let bytes: usize = self.probe.iter().map(|(_, t)| t.len()).sum();
-            let settled = first_is_board && self.probe.len() == 2 && !continues_a_4x4(&self.buf);
+            let settled = self.probe.len() == 2 && self.settles_at_second(first_is_board);
             if bytes <= STACK_LOOKAHEAD_BYTES && !settled {
                 return;
             }
         }
-        let one_a_line =
-            first_is_board && (self.probe.len() == 1 || !continues_a_4x4(&self.probe[1].1));
+        let one_a_line = match self.probe.len() {
+            1 => first_is_board,
+            _ => self.settles_at_second(first_is_board),
+        };
         let mut joined = TileCollector::new();
         for (line, text) in &self.probe {
             joined.push_line(*line, text);
@@ -490,6 +503,19 @@ impl<R: BufRead> JudgeReader<R> {
         } else if blank && !end && mode == Mode::Blocks {
             self.end_block();
         }
+    }
+
+    /// Whether the probe's second line settles one board a line: after a first line that is a
+    /// whole board (one that may begin a larger board, see `detect`), unless it continues that
+    /// board; or when it is itself a whole board of 9 tiles or more (a row of a larger board
+    /// that holds exactly the tiles 0 to k−1 is too unlikely to wait for), so that an
+    /// interactive batch whose first line is damaged is answered line by line.
+    fn settles_at_second(&self, first_is_board: bool) -> bool {
+        let (first, second) = (&self.probe[0].1, &self.probe[1].1);
+        if first_is_board {
+            return !continues_a_square(tokens(first).count(), second);
+        }
+        tokens(second).count() >= 9 && self.is_board_line(second)
     }
 
     /// Emits the board being collected in block mode, if any.
@@ -1009,10 +1035,23 @@ mod tests {
         }
     }
 
-    /// A first line that is a 2×2 board can be the first row of a 4×4 board written blank
-    /// first; one 2×2 board a line is still read as such.
+    /// A first line that is a 2×2 board, or the tiles 0 to k−1 in order, can be the first row
+    /// of a larger board written blank first; one such board a line is still read as such.
     #[test]
-    fn a_two_by_two_first_line_may_be_a_row() {
+    fn a_first_line_board_may_be_a_row() {
+        // A 9×9 board written blank first, row by row: one board, not a 3×3 one and 8 errors.
+        let rows: Vec<String> = (0..9)
+            .map(|r| {
+                let row: Vec<String> = (0..9).map(|c| (r * 9 + c).to_string()).collect();
+                row.join(" ")
+            })
+            .collect();
+        let (f, b) = boards(&format!("{}\n", rows.join("\n")));
+        assert_eq!(f, Some(Format::Poj));
+        assert_eq!(b, vec![Ok((0..81).collect::<Vec<u16>>())]);
+        let (f, b) = boards("x 1 2 3 4 5 6 7 8\n2 3 4 1 5 x 7 6 8\n");
+        assert_eq!(f, Some(Format::Hdu));
+        assert_eq!(b.len(), 2);
         let goal16: Vec<u16> = (0..16).collect();
         for text in [
             "0 1 2 3\n4 5 6 7\n8 9 10 11\n12 13 14 15\n",
@@ -1063,6 +1102,27 @@ mod tests {
             ("x 1 2 3\n1 x 2 3\n", ReaderOptions::default(), 2),
             ("x 1 2 3\n1 1 2 3\n", ReaderOptions::default(), 2),
             ("x 1 2 3\n4 5 6 x\n", ReaderOptions::default(), 2),
+            (
+                "x 1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7 8 x\n",
+                ReaderOptions::default(),
+                2,
+            ),
+            // A damaged first line, then whole boards: each answered at its line.
+            (
+                "1 1 3 4 5 6 7 8 x\n2 3 4 1 5 x 7 6 8\n",
+                ReaderOptions::default(),
+                2,
+            ),
+            (
+                "1 2 3 4 5 6 7 8 9\n2 3 4 1 5 x 7 6 8\n",
+                ReaderOptions::default(),
+                2,
+            ),
+            (
+                "junk\n2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n",
+                ReaderOptions::default(),
+                3,
+            ),
         ] {
             let mut reader = JudgeReader::new(ThenFail(text.as_bytes()), options);
             for i in 0..answered {
