@@ -14,6 +14,7 @@ const S = {
   timer: null,
   busy: false,
   version: 0,       // bumped on every change of the board: a late answer for an old one is dropped
+  loads: 0,         // typed boards sent to be read: only the latest one's answer is used
   userSpeed: 3,     // the speed the player chose (a long answer may play faster than it)
 };
 
@@ -438,16 +439,21 @@ function cellsOf(judgeLine) {
 // board can be typed into a 3 × 2 game.
 async function loadTyped(event) {
   event.preventDefault();
-  const text = $('board-input').value.replace(/[,;]/g, ' ');
-  const count = text.split(/\s+/).filter((t) => t.length > 0).length;
+  // Any space (a pasted no-break or full-width one too), comma or semicolon separates tiles.
+  const text = $('board-input').value.replace(/[\s,;]+/g, ' ');
+  const count = text.split(' ').filter((t) => t.length > 0).length;
   const body = { board: text };
   if (count === S.w * S.h) { body.width = S.w; body.height = S.h; }
   const version = S.version;
+  const load_ = ++S.loads;
+  // Only the latest Load, on the board it was asked on, changes the page.
+  const current = () => load_ === S.loads && S.version === version;
   try {
     if (count === 0) throw new Error('Type the tiles row by row, e.g. 2 3 4 1 5 x 7 6 8.');
+    if (count > 100) throw new Error('Boards up to 10 × 10 are played here.');
+    status('Reading the board…');
     const d = await api('/api/board', body);
-    // A board changed meanwhile (a scramble, a move) is not replaced by a late answer.
-    if (S.version !== version) return;
+    if (!current()) return;
     if (d.width > 10 || d.height > 10) throw new Error('Boards up to 10 × 10 are played here.');
     load(cellsOf(d.board), d.width, d.height);
     showError('');
@@ -455,6 +461,7 @@ async function loadTyped(event) {
       ? 'Board loaded: it is already solved. Scramble, or slide some tiles.'
       : 'Board loaded. Press Solve to see the solution.');
   } catch (e) {
+    if (!current()) return;
     showError(e.message);
     status('The board was not changed.');
   } finally {

@@ -275,6 +275,8 @@ async fn read_json<T: for<'de> Deserialize<'de>>(
     serde_json::from_slice(&bytes).map_err(|e| ApiError::bad("bad_json", e.to_string()))
 }
 
+/// Reads a board of a request by the library's rules, of the given size (both sides, or
+/// neither for a square); `what` names it in messages ("board", "goal"; empty: no name).
 fn board_of(
     state: &AppState,
     text: &str,
@@ -287,8 +289,13 @@ fn board_of(
         (None, None) => None,
         _ => return Err(ApiError::bad("bad_size", "give both width and height")),
     };
-    let board = Board::parse_with_shape(text, shape)
-        .map_err(|e| ApiError::bad("bad_board", format!("{what}: {}", e.kind)))?;
+    let board = Board::parse_with_shape(text, shape).map_err(|e| {
+        let message = match what {
+            "" => e.kind.to_string(),
+            _ => format!("{what}: {}", e.kind),
+        };
+        ApiError::bad("bad_board", message)
+    })?;
     let s = board.shape();
     if s.width() > state.config.max_side || s.height() > state.config.max_side {
         return Err(ApiError::bad("bad_size", "board too large"));
@@ -557,7 +564,8 @@ pub async fn board(
     body: Body,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let req: BoardRequest = read_json(&state, &headers, body).await?;
-    let board = board_of(&state, &req.board, req.width, req.height, "board")?;
+    // The one board asked about: its messages need no name.
+    let board = board_of(&state, &req.board, req.width, req.height, "")?;
     let goal = Board::goal(board.shape());
     if !matches!(npuzzle::parity::is_solvable(&board, &goal), Ok(true)) {
         return Err(unsolvable());

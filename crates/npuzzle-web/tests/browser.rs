@@ -406,6 +406,12 @@ async fn scramble_solve_play_and_errors_in_chromium() {
         assert_eq!(attr(&c, "#board", "data-state").await, goal);
     }
 
+    // Commas, semicolons and pasted no-break spaces separate tiles too.
+    type_board(&c, "2 3 4;1,5\u{a0}x 7 6 8").await;
+    assert_eq!(text(&c, "#error").await, "");
+    assert_eq!(attr(&c, "#board", "data-state").await, "2 3 4 1 5 x 7 6 8");
+    type_board(&c, goal).await;
+
     // A 4x4 board typed in switches the size; Solve answers it through the API.
     type_board(&c, "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15").await;
     assert_eq!(

@@ -61,7 +61,11 @@ pub enum BoardError {
     /// A tile number is larger than the board allows.
     #[error(
         "tile {tile} at row {row}, column {column} is out of range (a {shape} board has tiles 1..={max}{})",
-        if *no_blank && *tile == *max as u64 + 1 { ", and x or 0 for the blank" } else { "" }
+        match (*no_blank, *tile == *max as u64 + 1) {
+            (true, true) => ", and x or 0 for the blank",
+            (true, false) => "; the board has no blank, x or 0",
+            (false, _) => "",
+        }
     )]
     TileOutOfRange {
         /// The offending value.
@@ -589,6 +593,10 @@ mod tests {
         assert_eq!(
             e(&[1, 2, 5, 0]),
             "tile 5 at row 2, column 1 is out of range (a 2x2 board has tiles 1..=3)"
+        );
+        assert_eq!(
+            e(&[1, 2, 3, 5]),
+            "tile 5 at row 2, column 2 is out of range (a 2x2 board has tiles 1..=3; the board has no blank, x or 0)"
         );
         assert_eq!(
             e(&[1, 0, 3, 4]),

@@ -57,6 +57,12 @@ impl<R: std::io::BufRead> TokenStream<R> {
                 Err(e) => return Err(e),
             };
             if buf.is_empty() {
+                // Input that ends inside what looked like a byte-order mark: those bytes are a
+                // token.
+                if let Some(matched @ 1..) = self.mark.take() {
+                    started_on = self.line;
+                    text.extend_from_slice(&BYTE_ORDER_MARK[..matched]);
+                }
                 break;
             }
             let mut used = 0;
@@ -358,11 +364,13 @@ mod tests {
         let reader = CubeReader::new(std::io::BufReader::with_capacity(1, text.as_bytes()), 3);
         assert_eq!(answers(reader), ["2: unsolvable", "4: solvable"]);
         // Bytes that only begin like the mark are a token's (here not a number).
-        let got = answers(CubeReader::new(&b"\xEF\xBB2\n2\n1 2 3 4 5 7 6 0\n"[..], 3));
-        assert!(
-            got[0].contains("line 1: expected the number of cases"),
-            "{got:?}"
-        );
+        for text in [&b"\xEF\xBB2\n2\n1 2 3 4 5 7 6 0\n"[..], b"\xEF\xBB"] {
+            let got = answers(CubeReader::new(text, 3));
+            assert!(
+                got[0].contains("line 1: expected the number of cases"),
+                "{got:?}"
+            );
+        }
     }
 
     #[test]

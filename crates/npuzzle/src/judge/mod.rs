@@ -6,9 +6,10 @@
 //!   dataset is one board, possibly over several lines. Answers are separated by a blank line.
 //!
 //! [`JudgeReader`] detects the convention from the first non-blank line (a lone number starts a
-//! UVa input; a line holding a whole board means one board per line, unless it is a 2×2 board
-//! the next line continues as a 4×4 one; otherwise boards span lines), then yields one [`Puzzle`] per board, in order, each with its input line and either
-//! the board or the reason it was rejected. How lines make boards:
+//! UVa input; a line holding a whole board means one board per line, unless it may be the first
+//! row of a larger board, a 2×2 board or the tiles `0 1 … k−1`, and the next line continues that
+//! board; otherwise boards span lines), then yields one [`Puzzle`] per board, in order, each with
+//! its input line and either the board or the reason it was rejected. How lines make boards:
 //!
 //! - UVa: a dataset is everything between blank lines, one board however its tokens are spread
 //!   over lines. Exactly the declared number of datasets are boards; datasets past the count,
@@ -185,9 +186,9 @@ const STACK_LOOKAHEAD_BYTES: usize = 1 << 16;
 enum Mode {
     /// Nothing read yet.
     Start,
-    /// Detected input began with a line that is not a valid board, or is a 2×2 one: one board
-    /// per line (with a bad first one), or boards spread over lines, depending on what follows (see
-    /// [`JudgeReader::probe_line`]).
+    /// Detected input began with a line that is not a valid board, or is one that may begin a
+    /// larger board (see `may_begin_a_square`): one board per line (with a bad first one), or
+    /// boards spread over lines, depending on what follows (see [`JudgeReader::probe_line`]).
     Undecided,
     /// Detected input began with a lone number: a UVa count if a blank line or a whole board
     /// follows, else the first tile of a board spread over lines.
@@ -432,9 +433,9 @@ impl<R: BufRead> JudgeReader<R> {
     /// In [`Mode::Undecided`], takes the current line (`end` at the end of input) and decides
     /// once the first block is complete: boards spread over lines (POJ) when its lines together
     /// are a valid board, or when they are all rows of one width (3 or more) and none a board
-    /// alone (stacked boards); anything else is one board per line (HDU). A first line that is
-    /// a whole (2×2) board is settled at the second line unless that line can continue a 4×4
-    /// board. Held lines are then read again in the chosen mode.
+    /// alone (stacked boards; the first line may be a board alone when it may begin one); anything
+    /// else is one board per line (HDU). The second line settles it at once when it can (see
+    /// `settles_at_second`). Held lines are then read again in the chosen mode.
     fn probe_line(&mut self, end: bool) {
         let blank = end || self.is_blank_line();
         let too_long = !end && self.line_too_long;
@@ -466,11 +467,13 @@ impl<R: BufRead> JudgeReader<R> {
             tokens(t)
                 .all(|(_, tile)| matches!(read_token(tile), Token::Tile(v) if (v as usize) <= w))
         });
+        // A first line that is a board and was continued (`0 1 … k−1`, then larger tiles) is a
+        // row too.
+        let first_row = first_is_board && !one_a_line;
         let uniform = w >= 3
-            && self
-                .probe
-                .iter()
-                .all(|(_, t)| tokens(t).count() == w && !self.is_board_line(t));
+            && self.probe.iter().enumerate().all(|(i, (_, t))| {
+                tokens(t).count() == w && ((i == 0 && first_row) || !self.is_board_line(t))
+            });
         let (width, _) = common_width(&self.probe);
         let frame = 2 * self.stacked_rows(width);
         let rows = !damaged_boards
@@ -1049,6 +1052,18 @@ mod tests {
         let (f, b) = boards(&format!("{}\n", rows.join("\n")));
         assert_eq!(f, Some(Format::Poj));
         assert_eq!(b, vec![Ok((0..81).collect::<Vec<u16>>())]);
+        // So is a 121×121 one, whose rows fill the 64 KiB looked ahead before it ends.
+        let rows: Vec<String> = (0..121)
+            .map(|r| {
+                let row: Vec<String> = (0..121).map(|c| (r * 121 + c).to_string()).collect();
+                row.join(" ")
+            })
+            .collect();
+        let text = format!("{}\n", rows.join("\n"));
+        assert!(text.len() > STACK_LOOKAHEAD_BYTES);
+        let (f, b) = boards(&text);
+        assert_eq!(f, Some(Format::Poj));
+        assert_eq!(b, vec![Ok((0..121 * 121).collect::<Vec<u16>>())]);
         let (f, b) = boards("x 1 2 3 4 5 6 7 8\n2 3 4 1 5 x 7 6 8\n");
         assert_eq!(f, Some(Format::Hdu));
         assert_eq!(b.len(), 2);
@@ -1087,9 +1102,10 @@ mod tests {
         assert!(b.iter().all(Result::is_ok), "{b:?}");
     }
 
-    /// Where the first line cannot be the first row of a 4×4 board (the shape is given, or it
-    /// is larger), or the second cannot be its second row, one board a line is settled before
-    /// the third line is read: an interactive user is answered at once.
+    /// Where the first line cannot begin a larger board (the shape is given, or it is not a 2×2
+    /// board or `0 1 … k−1`), or the second cannot continue it, or the first is damaged and the
+    /// second a whole board, one board a line is settled before the third line is read: an
+    /// interactive user is answered at once.
     #[test]
     fn one_board_a_line_is_settled_early() {
         let two = ReaderOptions {
@@ -1102,6 +1118,11 @@ mod tests {
             ("x 1 2 3\n1 x 2 3\n", ReaderOptions::default(), 2),
             ("x 1 2 3\n1 1 2 3\n", ReaderOptions::default(), 2),
             ("x 1 2 3\n4 5 6 x\n", ReaderOptions::default(), 2),
+            (
+                "0 1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7 8 0\n",
+                ReaderOptions::default(),
+                2,
+            ),
             (
                 "x 1 2 3 4 5 6 7 8\n1 2 3 4 5 6 7 8 x\n",
                 ReaderOptions::default(),
