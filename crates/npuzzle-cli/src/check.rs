@@ -222,21 +222,27 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
         }
         r.t.boards += 1;
         let n = r.t.boards;
-        // UVa answers are separated by one blank line.
+        // UVa answers are separated by one blank line. A missing one is reported, and the line
+        // in its place is this board's answer, so the answers after it keep their boards.
+        let mut in_separator_place = None;
         if reader.format() == Some(Format::Uva) && n > 1 {
             match answers.next()? {
                 AnswerLine::Text(s) if s.is_empty() => {}
-                AnswerLine::End => {}
-                _ => {
+                AnswerLine::End => in_separator_place = Some(AnswerLine::End),
+                line => {
                     r.problem(&format!(
-                        "answers line {}: expected a blank line between answers",
+                        "answers line {}: expected a blank line between answers (read as board {n}'s answer)",
                         answers.line_no()
                     ))?;
                     input_errors += 1;
+                    in_separator_place = Some(line);
                 }
             }
         }
-        let answer = answers.next()?;
+        let answer = match in_separator_place {
+            Some(line) => line,
+            None => answers.next()?,
+        };
         let answer_line = answers.line_no();
         let board = match &puzzle.board {
             Ok(b) => b,

@@ -262,6 +262,24 @@ fn check_judges_answers() {
     assert!(o.status.success(), "{}", stdout(&o));
     assert!(stdout(&o).contains("2 valid"));
 
+    // A missing separator is reported, and the answers after it keep their boards.
+    std::fs::write(
+        &puzzles,
+        "3\n\n2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 8 x\n\n2 1 3 4 5 6 7 8 x\n",
+    )
+    .unwrap();
+    std::fs::write(&answers, "ullddrurdllurdruldr\n\n\nunsolvable\n").unwrap();
+    let o = npuzzle(&["check", p, a], "");
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(
+            "answers line 4: expected a blank line between answers (read as board 3's answer)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("3 valid (3 optimal"), "{out}");
+
     // The same with Windows and classic Mac line endings, in either file.
     for (puzzle_end, answer_end) in [("\r\n", "\r"), ("\r", "\r\n"), ("\r", "\r")] {
         let uva = "2\n\n2 3 4 1 5 x 7 6 8\n\n1 2 3 4 5 6 7 8 x\n";
