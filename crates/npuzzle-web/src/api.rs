@@ -276,13 +276,14 @@ async fn read_json<T: for<'de> Deserialize<'de>>(
 }
 
 /// Reads a board of a request by the library's rules, of the given size (both sides, or
-/// neither for a square); `what` names it in messages ("board", "goal"; empty: no name).
+/// neither for a square); `what` names it in messages ("board", "goal"; `None`: the request's
+/// only board, no name needed).
 fn board_of(
     state: &AppState,
     text: &str,
     width: Option<usize>,
     height: Option<usize>,
-    what: &str,
+    what: Option<&str>,
 ) -> Result<Board, ApiError> {
     let shape = match (width, height) {
         (Some(w), Some(h)) => Some(shape_of(state, w, h)?),
@@ -291,8 +292,8 @@ fn board_of(
     };
     let board = Board::parse_with_shape(text, shape).map_err(|e| {
         let message = match what {
-            "" => e.kind.to_string(),
-            _ => format!("{what}: {}", e.kind),
+            None => e.kind.to_string(),
+            Some(what) => format!("{what}: {}", e.kind),
         };
         ApiError::bad("bad_board", message)
     })?;
@@ -307,7 +308,13 @@ fn board_of(
 fn goal_of(state: &AppState, goal: Option<&str>, board: &Board) -> Result<Board, ApiError> {
     let shape = board.shape();
     match goal {
-        Some(g) => board_of(state, g, Some(shape.width()), Some(shape.height()), "goal"),
+        Some(g) => board_of(
+            state,
+            g,
+            Some(shape.width()),
+            Some(shape.height()),
+            Some("goal"),
+        ),
         None => Ok(Board::goal(shape)),
     }
 }
@@ -516,7 +523,7 @@ pub async fn solve(
     body: Body,
 ) -> Result<Json<SolveResponse>, ApiError> {
     let req: SolveRequest = read_json(&state, &headers, body).await?;
-    let board = board_of(&state, &req.board, req.width, req.height, "board")?;
+    let board = board_of(&state, &req.board, req.width, req.height, Some("board"))?;
     let goal = goal_of(&state, req.goal.as_deref(), &board)?;
     let algorithm = match req.algorithm.as_deref() {
         None => Algorithm::Auto,
@@ -564,8 +571,7 @@ pub async fn board(
     body: Body,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let req: BoardRequest = read_json(&state, &headers, body).await?;
-    // The one board asked about: its messages need no name.
-    let board = board_of(&state, &req.board, req.width, req.height, "")?;
+    let board = board_of(&state, &req.board, req.width, req.height, None)?;
     let goal = Board::goal(board.shape());
     if !matches!(npuzzle::parity::is_solvable(&board, &goal), Ok(true)) {
         return Err(unsolvable());
@@ -598,7 +604,7 @@ pub async fn check(
     body: Body,
 ) -> Result<Json<Verdict>, ApiError> {
     let req: CheckRequest = read_json(&state, &headers, body).await?;
-    let board = board_of(&state, &req.board, req.width, req.height, "board")?;
+    let board = board_of(&state, &req.board, req.width, req.height, Some("board"))?;
     let goal = goal_of(&state, req.goal.as_deref(), &board)?;
     let solver = solver_for(&state, &goal, Algorithm::Auto, None).await?;
     if solver.effective_algorithm() == Algorithm::Table {

@@ -585,23 +585,21 @@ mod tests {
             Err(BoardError::TileOutOfRange { tile: 4, .. })
         ));
         // A tile one past the largest is most likely the blank written as the cell count.
-        let e = |tiles: &[Tile]| Board::new(s, tiles).unwrap_err().to_string();
-        assert_eq!(
-            e(&[1, 2, 3, 4]),
-            "tile 4 at row 2, column 2 is out of range (a 2x2 board has tiles 1..=3, and x or 0 for the blank)"
-        );
-        assert_eq!(
-            e(&[1, 2, 5, 0]),
-            "tile 5 at row 2, column 1 is out of range (a 2x2 board has tiles 1..=3)"
-        );
-        assert_eq!(
-            e(&[1, 2, 3, 5]),
-            "tile 5 at row 2, column 2 is out of range (a 2x2 board has tiles 1..=3; the board has no blank, x or 0)"
-        );
-        assert_eq!(
-            e(&[1, 0, 3, 4]),
-            "tile 4 at row 2, column 2 is out of range (a 2x2 board has tiles 1..=3)"
-        );
+        let range = "is out of range (a 2x2 board has tiles 1..=3";
+        for (tiles, says) in [
+            (
+                [1, 2, 3, 4],
+                format!("tile 4 at row 2, column 2 {range}, and x or 0 for the blank)"),
+            ),
+            ([1, 2, 5, 0], format!("tile 5 at row 2, column 1 {range})")),
+            (
+                [1, 2, 3, 5],
+                format!("tile 5 at row 2, column 2 {range}; the board has no blank, x or 0)"),
+            ),
+            ([1, 0, 3, 4], format!("tile 4 at row 2, column 2 {range})")),
+        ] {
+            assert_eq!(Board::new(s, &tiles).unwrap_err().to_string(), says);
+        }
         assert!(matches!(
             Board::new(s, &[1, 1, 3, 0]),
             Err(BoardError::DuplicateTile { tile: 1, .. })

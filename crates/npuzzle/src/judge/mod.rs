@@ -439,19 +439,18 @@ impl<R: BufRead> JudgeReader<R> {
     fn probe_line(&mut self, end: bool) {
         let blank = end || self.is_blank_line();
         let too_long = !end && self.line_too_long;
-        let first_is_board = self.is_board_line(&self.probe[0].1);
+        // Whether the second line settled one board a line (it is asked once, when it comes).
+        let mut settled = false;
         if !blank && !too_long {
             self.probe.push((self.line_no, self.buf.clone()));
             let bytes: usize = self.probe.iter().map(|(_, t)| t.len()).sum();
-            let settled = self.probe.len() == 2 && self.settles_at_second(first_is_board);
+            settled = self.probe.len() == 2 && self.settles_at_second();
             if bytes <= STACK_LOOKAHEAD_BYTES && !settled {
                 return;
             }
         }
-        let one_a_line = match self.probe.len() {
-            1 => first_is_board,
-            _ => self.settles_at_second(first_is_board),
-        };
+        let first_is_board = self.is_board_line(&self.probe[0].1);
+        let one_a_line = settled || (self.probe.len() == 1 && first_is_board);
         let mut joined = TileCollector::new();
         for (line, text) in &self.probe {
             joined.push_line(*line, text);
@@ -513,9 +512,9 @@ impl<R: BufRead> JudgeReader<R> {
     /// board; or when it is itself a whole board of 9 tiles or more (a row of a larger board
     /// that holds exactly the tiles 0 to k−1 is too unlikely to wait for), so that an
     /// interactive batch whose first line is damaged is answered line by line.
-    fn settles_at_second(&self, first_is_board: bool) -> bool {
+    fn settles_at_second(&self) -> bool {
         let (first, second) = (&self.probe[0].1, &self.probe[1].1);
-        if first_is_board {
+        if self.is_board_line(first) {
             return !continues_a_square(tokens(first).count(), second);
         }
         tokens(second).count() >= 9 && self.is_board_line(second)
