@@ -592,14 +592,24 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         pdb: run.partition.clone(),
         pdb_dir: run.pdb_dir.clone(),
     };
-    let set = crate::pdb::set_for(&goal, &options)?;
-    // The engine's positional layout, where the databases take it, is made with the loading.
-    set.prepare_layout();
-    let loaded = started.elapsed();
-    // Ctrl-C stops the running instance; what finished is kept, summarised and (with
-    // --results) already on disk.
+    // Ctrl-C stops the loading, or the running instance; what finished is kept, summarised
+    // and (with --results) already on disk.
     let signals = crate::interrupt::Interrupt::install()?;
     let interrupted = || signals.flag.load(std::sync::atomic::Ordering::Relaxed);
+    let set = crate::pdb::set_for(&goal, &options, Some(signals.flag.clone()));
+    let stopped_loading = || {
+        eprintln!("npuzzle: interrupted while loading the databases; nothing was searched");
+        Ok(signals.exit_code())
+    };
+    let set = match set {
+        _ if interrupted() => return stopped_loading(),
+        set => set?,
+    };
+    // The engine's positional layout, where the databases take it, is made with the loading.
+    if !set.prepare_layout_until(&interrupted) {
+        return stopped_loading();
+    }
+    let loaded = started.elapsed();
     let limits = Limits {
         max_time,
         progress: crate::progress::search_progress(),

@@ -107,13 +107,20 @@ impl PdbOptions {
     }
 }
 
-/// The databases `auto` uses for `goal` (see [`npuzzle::solver::builder`]), built when not cached.
-pub fn set_for(goal: &Board, options: &PdbOptions) -> Result<Arc<PdbSet>> {
-    options
-        .source(npuzzle::Use::Command)
-        .provide(goal)
-        .context("pattern databases")?
-        .with_context(|| format!("no pattern databases for {} boards", goal.shape()))
+/// The databases `auto` uses for `goal` (see [`npuzzle::solver::builder`]), built when not
+/// cached; loading and building give up once `stop` is set (a Ctrl-C).
+pub fn set_for(
+    goal: &Board,
+    options: &PdbOptions,
+    stop: Option<Arc<AtomicBool>>,
+) -> Result<Arc<PdbSet>> {
+    PdbSource {
+        stop,
+        ..options.source(npuzzle::Use::Command)
+    }
+    .provide(goal)
+    .context("pattern databases")?
+    .with_context(|| format!("no pattern databases for {} boards", goal.shape()))
 }
 
 /// The first bytes of a file, enough for its header.
@@ -302,7 +309,7 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
             let started = Instant::now();
-            let set = set_for(&goal, &options)?;
+            let set = set_for(&goal, &options, None)?;
             let bytes: usize = set.databases().iter().map(|d| d.len()).sum::<usize>()
                 + set
                     .zero_aware()

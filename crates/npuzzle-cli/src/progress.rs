@@ -47,6 +47,7 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
             Stage::Bound(bound) => format!("IDA* bound {bound}"),
             Stage::Peeling { left, cells } => format!("peeling: {left} of {cells} cells left"),
             Stage::Stored(stored) => format!("{stored} states stored"),
+            Stage::Layout => "laying out the tables (once)".to_string(),
             _ => "searching".to_string(),
         };
         b.set_message(format!(

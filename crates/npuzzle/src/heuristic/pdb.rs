@@ -71,8 +71,9 @@ pub enum PdbError {
         /// What is wrong.
         reason: String,
     },
-    /// The build was stopped (the caller's flag) before it finished; nothing was saved.
-    #[error("stopped before the pattern database was built")]
+    /// The loading or build was stopped (the caller's flag) before it finished; nothing was
+    /// saved.
+    #[error("stopped before the pattern databases were loaded or built")]
     Stopped,
     /// The file system failed.
     #[error("{path}: {source}")]

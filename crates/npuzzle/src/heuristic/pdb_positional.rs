@@ -30,7 +30,7 @@ use super::zero_aware::ZeroAwareDb;
 use crate::board::Tile;
 use crate::rank::permutations_count;
 use crate::zeroed::{Frozen, Zeroed};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 /// Most positional entries per compact one.
@@ -39,18 +39,182 @@ pub const MAX_SPREAD: f64 = 2.0;
 /// the caches, where the compact layout's smaller span wins).
 pub const MIN_COMPACT_ENTRIES: u64 = 32_000_000;
 
+#[cfg(test)]
+thread_local! {
+    /// Set by a test on its own thread: small databases are laid out too, and an optimal
+    /// search makes the layout after a short first stretch, so that tests reach the paths
+    /// that 5×5's databases take (whose builds take minutes).
+    pub(crate) static LAY_OUT_SMALL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// One database laid out by positions.
 #[derive(Debug)]
 pub struct PositionalTable {
     entries: Entries,
 }
 
-/// A positional table's memory: entries re-laid into a map, or zero-aware bits written in
-/// place by the threads that re-lay them.
+/// A positional table's memory, written in place by the threads that re-lay it: entries of a
+/// byte, or zero-aware bits.
 #[derive(Debug)]
 enum Entries {
-    Bytes(memmap2::Mmap),
+    Bytes(Frozen<AtomicU8>),
     Bits(Frozen<AtomicU64>),
+}
+
+/// The positional tables of one set while they are being made. They are filled a unit at a
+/// time (one table's placements under one first cell, a `n`th of it), so that a search's
+/// limits can stop the making between two units (a few tens of milliseconds), and the next
+/// call goes on from the units already filled instead of starting again.
+pub(crate) struct Making {
+    tables: Vec<Filling>,
+    /// `done[t · n + p0]`: whether table `t`'s unit under first cell `p0` is filled.
+    done: Vec<bool>,
+}
+
+impl std::fmt::Debug for Making {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let filled = self.done.iter().filter(|d| **d).count();
+        write!(f, "Making({filled} of {} units)", self.done.len())
+    }
+}
+
+/// One table being made: its memory (zero from the system, so an unfilled unit costs no pages)
+/// and its length in bytes.
+enum Filling {
+    Bytes(Zeroed<AtomicU8>, usize),
+    Bits(Zeroed<AtomicU64>, usize),
+}
+
+/// The making of positional tables was stopped by the caller's `give_up` before it finished.
+#[derive(Debug)]
+pub(crate) struct GaveUp;
+
+impl Making {
+    /// Memory for the positional tables of `dbs` (of their zero-aware tables `zero`, when
+    /// given) on `n` cells; `None` when there are too many entries or the system has not the
+    /// memory.
+    fn new(dbs: &[Arc<PatternDb>], zero: Option<&[ZeroAwareDb]>, n: usize) -> Option<Making> {
+        let tables = dbs
+            .iter()
+            .map(|db| {
+                let k = db.tiles().len();
+                let placements = (n as u64)
+                    .checked_pow(k as u32)
+                    .filter(|&l| l < u32::MAX as u64 && k >= 1 && k < n)?;
+                Some(if zero.is_some() {
+                    let len = (placements * (n - k) as u64).div_ceil(8) as usize;
+                    Filling::Bits(Zeroed::new(len.div_ceil(8))?, len)
+                } else {
+                    let len = placements as usize;
+                    Filling::Bytes(Zeroed::new(len)?, len)
+                })
+            })
+            .collect::<Option<Vec<_>>>()?;
+        Some(Making {
+            done: vec![false; tables.len() * n],
+            tables,
+        })
+    }
+
+    /// Fills the units not filled yet on plain threads (never on the rayon pool, whose tasks
+    /// may be the ones waiting for the tables), asking `give_up` before each; true when every
+    /// unit is filled.
+    fn fill_until(
+        &mut self,
+        dbs: &[Arc<PatternDb>],
+        zero: Option<&[ZeroAwareDb]>,
+        n: usize,
+        give_up: &(dyn Fn() -> bool + Sync),
+    ) -> bool {
+        let pending: Vec<usize> = (0..self.done.len()).filter(|&u| !self.done[u]).collect();
+        let next = AtomicUsize::new(0);
+        let filled: Vec<AtomicBool> = pending.iter().map(|_| AtomicBool::new(false)).collect();
+        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+        let tables = &self.tables;
+        std::thread::scope(|scope| {
+            for _ in 0..threads.clamp(1, pending.len().max(1)) {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= pending.len() || give_up() {
+                            break;
+                        }
+                        let (t, p0) = (pending[i] / n, pending[i] % n);
+                        match &tables[t] {
+                            Filling::Bytes(z, _) => fill_bytes_unit(z.atomics(), &dbs[t], n, p0),
+                            Filling::Bits(z, _) => {
+                                if let Some(zero) = zero {
+                                    fill_bits_unit(z.atomics(), &zero[t], n, p0)
+                                }
+                            }
+                        }
+                        filled[i].store(true, Ordering::Relaxed);
+                    }
+                });
+            }
+        });
+        for (i, &u) in pending.iter().enumerate() {
+            self.done[u] |= filled[i].load(Ordering::Relaxed);
+        }
+        self.done.iter().all(|&d| d)
+    }
+
+    /// The tables, read-only from now on (every unit filled).
+    fn finish(self) -> Vec<PositionalTable> {
+        self.tables
+            .into_iter()
+            .map(|f| PositionalTable {
+                entries: match f {
+                    Filling::Bytes(z, len) => Entries::Bytes(z.freeze(len)),
+                    Filling::Bits(z, len) => Entries::Bits(z.freeze(len)),
+                },
+            })
+            .collect()
+    }
+}
+
+/// Fills the unit of a byte table under first cell `p0` from `db`'s compact entries.
+fn fill_bytes_unit(out: &[AtomicU8], db: &PatternDb, n: usize, p0: usize) {
+    let k = db.tiles().len();
+    let compact = db.entries();
+    if k == 1 {
+        out[p0].store(compact[p0], Ordering::Relaxed);
+        return;
+    }
+    let block = n.pow(k as u32 - 1);
+    fill(
+        &out[p0 * block..(p0 + 1) * block],
+        compact,
+        n,
+        k,
+        1,
+        1u64 << p0,
+        p0 as u64,
+    );
+}
+
+/// Fills the unit of a zero-aware table under first cell `p0` from `z`'s compact bits: its
+/// first and last words may be shared with the neighbouring units, so they are or-ed in.
+fn fill_bits_unit(words: &[AtomicU64], z: &ZeroAwareDb, n: usize, p0: usize) {
+    let k = z.tiles().len();
+    let free = (n - k) as u64;
+    let block = (n as u64).pow(k as u32 - 1) * free;
+    let (start, end) = (p0 as u64 * block, (p0 as u64 + 1) * block);
+    let mut walk = ZeroWalk {
+        words,
+        source: z.bits(),
+        n,
+        k,
+        edges: (start >> 6, end.saturating_sub(1) >> 6),
+        word: start >> 6,
+        acc: 0,
+    };
+    if k == 1 {
+        walk.leaf(p0 as u64, p0 as u64);
+    } else {
+        walk.fill(1, 1u64 << p0, p0 as u64, p0 as u64);
+    }
+    walk.flush();
 }
 
 impl PositionalTable {
@@ -59,127 +223,41 @@ impl PositionalTable {
     pub fn suits(n: usize, k: usize) -> bool {
         let compact = permutations_count(n, k);
         let spread = (n as u64).checked_pow(k as u32);
-        compact >= MIN_COMPACT_ENTRIES
+        #[cfg(test)]
+        let least = if LAY_OUT_SMALL.get() {
+            0
+        } else {
+            MIN_COMPACT_ENTRIES
+        };
+        #[cfg(not(test))]
+        let least = MIN_COMPACT_ENTRIES;
+        compact >= least
             && spread
                 .is_some_and(|s| s < u32::MAX as u64 && s as f64 <= compact as f64 * MAX_SPREAD)
     }
 
-    /// `db` re-laid by positions (in huge pages where the system allows), filled on plain
-    /// threads (never on the rayon pool, whose tasks may be the ones waiting for the table).
-    pub(crate) fn of(db: &PatternDb, n: usize) -> std::io::Result<PositionalTable> {
-        let k = db.tiles().len();
-        let len = (n as u64)
-            .checked_pow(k as u32)
-            .filter(|&l| l < u32::MAX as u64 && k >= 1)
-            .ok_or_else(|| {
-                std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    "too many positional entries",
-                )
-            })? as usize;
-        let mut map = memmap2::MmapMut::map_anon(len)?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        let compact = db.entries();
-        if k == 1 {
-            map.copy_from_slice(&compact[..n]);
-        } else {
-            // One block per first cell, the blocks dealt out to the threads in runs.
-            let block = n.pow(k as u32 - 1);
-            let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-            let per = n.div_ceil(threads.clamp(1, n)) * block;
-            std::thread::scope(|scope| {
-                for (i, run) in map.chunks_mut(per).enumerate() {
-                    scope.spawn(move || {
-                        for (j, out) in run.chunks_mut(block).enumerate() {
-                            let p0 = i * per / block + j;
-                            fill(out, compact, n, k, 1, 1u64 << p0, p0 as u64);
-                        }
-                    });
-                }
-            });
-        }
-        Ok(PositionalTable {
-            entries: Entries::Bytes(map.make_read_only()?),
-        })
-    }
-
-    /// `z`'s zero-aware bits re-laid by positions (see the module documentation), in huge
-    /// pages where the system allows, filled on plain threads.
-    pub(crate) fn of_zero(z: &ZeroAwareDb, n: usize) -> std::io::Result<PositionalTable> {
-        let k = z.tiles().len();
-        let too_many = || {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "too many positional entries",
-            )
-        };
-        let placements = (n as u64)
-            .checked_pow(k as u32)
-            .filter(|&l| l < u32::MAX as u64 && k >= 1 && k < n)
-            .ok_or_else(too_many)?;
-        let free = n - k;
-        let bits = placements * free as u64;
-        let len = bits.div_ceil(8) as usize;
-        let zeroed = Zeroed::<AtomicU64>::new(len.div_ceil(8))
-            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::OutOfMemory, "no memory"))?;
-        let words = zeroed.atomics();
-        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-        let per = n.div_ceil(threads.clamp(1, n));
-        let source = z.bits();
-        std::thread::scope(|scope| {
-            for first in (0..n).step_by(per) {
-                scope.spawn(move || {
-                    // A run of first cells per thread, whose fields come in increasing order:
-                    // each word is written once, atomically only where two runs meet.
-                    let block = (n as u64).pow(k as u32 - 1) * free as u64;
-                    let end = (first + per).min(n) as u64;
-                    let mut walk = ZeroWalk {
-                        words,
-                        source,
-                        n,
-                        k,
-                        edges: (
-                            (first as u64 * block) >> 6,
-                            (end * block).saturating_sub(1) >> 6,
-                        ),
-                        word: (first as u64 * block) >> 6,
-                        acc: 0,
-                    };
-                    for p0 in first as u64..end {
-                        if k == 1 {
-                            walk.leaf(p0, p0);
-                        } else {
-                            walk.fill(1, 1u64 << p0, p0, p0);
-                        }
-                    }
-                    walk.flush();
-                });
-            }
-        });
-        Ok(PositionalTable {
-            entries: Entries::Bits(zeroed.freeze(len)),
-        })
-    }
-
     /// The positional tables of `dbs` (toward the goal `goal`, on `n` cells), or of their
     /// zero-aware tables `zero` when given, when every one suits: made once and shared while
-    /// any set holds them (see the module docs). `None` when they do not suit or cannot be
-    /// made (no memory): the search then reads the compact ones.
+    /// any set holds them (see the module docs). `Ok(None)` when they do not suit or cannot
+    /// be made (no memory): the search then reads the compact ones. [`GaveUp`] when
+    /// `give_up` said so before they were finished: what was made is kept in `making` for the
+    /// next call.
     pub(crate) fn shared(
         goal: &[Tile],
         dbs: &[Arc<PatternDb>],
         zero: Option<&[ZeroAwareDb]>,
         n: usize,
-    ) -> Option<Arc<[PositionalTable]>> {
-        type Key = (Vec<Tile>, Vec<Vec<Tile>>, bool);
-        static MADE: Mutex<Vec<(Key, Weak<[PositionalTable]>)>> = Mutex::new(Vec::new());
+        making: &mut Option<Making>,
+        give_up: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<Arc<[PositionalTable]>>, GaveUp> {
         if !dbs
             .iter()
             .all(|db| PositionalTable::suits(n, db.tiles().len()))
         {
-            return None;
+            return Ok(None);
         }
+        type Key = (Vec<Tile>, Vec<Vec<Tile>>, bool);
+        static MADE: Mutex<Vec<(Key, Weak<[PositionalTable]>)>> = Mutex::new(Vec::new());
         let key: Key = (
             goal.to_vec(),
             dbs.iter().map(|db| db.tiles().to_vec()).collect(),
@@ -193,31 +271,32 @@ impl PositionalTable {
             .find(|(k, _)| *k == key)
             .and_then(|(_, w)| w.upgrade())
         {
-            return Some(tables);
+            *making = None;
+            return Ok(Some(tables));
         }
-        let tables: Arc<[PositionalTable]> = match zero {
-            Some(zero) => zero
-                .iter()
-                .map(|z| PositionalTable::of_zero(z, n).ok())
-                .collect::<Option<Vec<_>>>()?,
-            None => dbs
-                .iter()
-                .map(|db| PositionalTable::of(db, n).ok())
-                .collect::<Option<Vec<_>>>()?,
+        if making.is_none() {
+            *making = Making::new(dbs, zero, n);
         }
-        .into();
+        let Some(work) = making else {
+            return Ok(None);
+        };
+        if !work.fill_until(dbs, zero, n, give_up) {
+            return Err(GaveUp);
+        }
+        let Some(work) = making.take() else {
+            return Ok(None);
+        };
+        let tables: Arc<[PositionalTable]> = work.finish().into();
         made.push((key, Arc::downgrade(&tables)));
-        Some(tables)
+        Ok(Some(tables))
     }
 
     /// Every database of `set` laid out by positions, whether or not they suit it (tests).
     #[cfg(test)]
     pub(crate) fn all_of(set: &PdbSet) -> Vec<PositionalTable> {
         let n = set.goal().shape().cells();
-        set.databases()
-            .iter()
-            .map(|db| PositionalTable::of(db, n).unwrap())
-            .collect()
+        let work = Making::new(set.databases(), None, n).unwrap();
+        PositionalTable::finish_whole(work, set.databases(), None, n)
     }
 
     /// Every zero-aware table of `set` laid out by positions, whether or not they suit it
@@ -225,18 +304,28 @@ impl PositionalTable {
     #[cfg(test)]
     pub(crate) fn zero_aware_of(set: &PdbSet) -> Vec<PositionalTable> {
         let n = set.goal().shape().cells();
-        set.zero_aware()
-            .expect("a set with zero-aware tables")
-            .iter()
-            .map(|z| PositionalTable::of_zero(z, n).unwrap())
-            .collect()
+        let zero = set.zero_aware().expect("a set with zero-aware tables");
+        let work = Making::new(set.databases(), Some(zero), n).unwrap();
+        PositionalTable::finish_whole(work, set.databases(), Some(zero), n)
+    }
+
+    /// `work` filled to the end and taken apart into its tables (tests).
+    #[cfg(test)]
+    fn finish_whole(
+        mut work: Making,
+        dbs: &[Arc<PatternDb>],
+        zero: Option<&[ZeroAwareDb]>,
+        n: usize,
+    ) -> Vec<PositionalTable> {
+        assert!(work.fill_until(dbs, zero, n, &|| false));
+        work.finish()
     }
 
     /// The entries, `n^k` of them (for zero-aware tables, the bytes of `n^k · (n - k)` bits).
     #[inline(always)]
     pub fn entries(&self) -> &[u8] {
         match &self.entries {
-            Entries::Bytes(map) => map,
+            Entries::Bytes(frozen) => frozen.bytes(),
             Entries::Bits(frozen) => frozen.bytes(),
         }
     }
@@ -318,20 +407,20 @@ fn bits_at(bytes: &[u8], at: u64, len: usize) -> u64 {
 
 /// Fills `out` (the entries whose first `depth` positions are the cells in `used`, with
 /// compact rank `rank` for that prefix) from the compact entries.
-fn fill(out: &mut [u8], compact: &[u8], n: usize, k: usize, depth: usize, used: u64, rank: u64) {
+fn fill(out: &[AtomicU8], compact: &[u8], n: usize, k: usize, depth: usize, used: u64, rank: u64) {
     if depth == k - 1 {
         // The last position: consecutive compact ranks over the unused cells, in order.
         let mut c = (rank * (n - depth) as u64) as usize;
-        for (v, e) in out.iter_mut().enumerate().take(n) {
+        for (v, e) in out.iter().enumerate().take(n) {
             if used & (1 << v) == 0 {
-                *e = compact[c];
+                e.store(compact[c], Ordering::Relaxed);
                 c += 1;
             }
         }
         return;
     }
     let block = n.pow((k - 1 - depth) as u32);
-    for (v, chunk) in out.chunks_mut(block).enumerate().take(n) {
+    for (v, chunk) in out.chunks(block).enumerate().take(n) {
         if used & (1 << v) != 0 {
             continue;
         }
@@ -382,9 +471,8 @@ mod tests {
         ] {
             let s = set(shape, spec);
             let n = shape.cells();
-            for db in s.databases() {
+            for (db, table) in s.databases().iter().zip(PositionalTable::all_of(&s)) {
                 let k = db.tiles().len();
-                let table = PositionalTable::of(db, n).unwrap();
                 assert_eq!(table.entries().len(), n.pow(k as u32));
                 let mut places = vec![0u8; k];
                 for (r, &e) in db.entries().iter().enumerate() {
@@ -410,10 +498,14 @@ mod tests {
         ] {
             let s = set(shape, spec);
             let n = shape.cells();
-            for z in s.zero_aware().unwrap() {
+            for (z, table) in s
+                .zero_aware()
+                .unwrap()
+                .iter()
+                .zip(PositionalTable::zero_aware_of(&s))
+            {
                 let k = z.tiles().len();
                 let free = (n - k) as u64;
-                let table = PositionalTable::of_zero(z, n).unwrap();
                 let bits = (n as u64).pow(k as u32) * free;
                 assert_eq!(table.entries().len() as u64, bits.div_ceil(8));
                 let mut places = vec![0u8; k];
@@ -430,6 +522,51 @@ mod tests {
                 let set_bits: u64 = table.entries().iter().map(|b| b.count_ones() as u64).sum();
                 assert_eq!(set_bits, ones, "{spec}: stray bits");
             }
+        }
+    }
+
+    /// A making stopped between units and taken up again, over and over, ends with the same
+    /// tables as one made at once: bytes and zero-aware bits, units finished in any order
+    /// (their shared edge words included), and a `give_up` that is true at once fills nothing.
+    #[test]
+    fn a_layout_made_in_stretches_is_the_layout_made_at_once() {
+        use std::sync::atomic::AtomicUsize;
+        // 3×5's units end inside words (15³ · 11 bits), 4×4's on word boundaries.
+        for (shape, spec) in [
+            (Shape::new(3, 5).unwrap(), "blocks-4"),
+            (Shape::new(4, 4).unwrap(), "6-6-3"),
+        ] {
+            let s = set(shape, spec);
+            let n = shape.cells();
+            let dbs = s.databases();
+            let zero = s.zero_aware().unwrap();
+            let whole: Vec<Vec<u8>> = PositionalTable::all_of(&s)
+                .iter()
+                .chain(&PositionalTable::zero_aware_of(&s))
+                .map(|t| t.entries().to_vec())
+                .collect();
+            let mut made = Vec::new();
+            for zero in [None, Some(zero)] {
+                let mut work = Making::new(dbs, zero, n).unwrap();
+                assert!(!work.fill_until(dbs, zero, n, &|| true));
+                assert!(
+                    work.done.iter().all(|d| !d),
+                    "gave up before the first unit"
+                );
+                let mut stretches = 0;
+                loop {
+                    let calls = AtomicUsize::new(0);
+                    let give_up = || calls.fetch_add(1, Ordering::Relaxed) >= 5;
+                    stretches += 1;
+                    if work.fill_until(dbs, zero, n, &give_up) {
+                        break;
+                    }
+                    assert!(stretches < 100, "{spec}: no progress");
+                }
+                assert!(stretches > 3, "{spec}: made in {stretches} stretches");
+                made.extend(work.finish().iter().map(|t| t.entries().to_vec()));
+            }
+            assert_eq!(made, whole, "{spec}");
         }
     }
 

@@ -10,7 +10,7 @@ use super::Heuristic;
 use super::pdb::MAX_PATTERN_TILES;
 use super::pdb::{PatternDb, PdbError, Progress};
 use super::pdb_file::PdbCache;
-use super::pdb_positional::PositionalTable;
+use super::pdb_positional::{Making, PositionalTable};
 use super::zero_aware::ZeroAwareDb;
 use crate::board::{BLANK, Board, Shape, Tile};
 use crate::symmetry::Reflection;
@@ -563,6 +563,9 @@ pub struct PdbSet {
     /// The tables the engine reads (the zero-aware ones where the set has them, else the
     /// databases) laid out by positions, made on first use where they suit.
     positional: std::sync::OnceLock<Option<Arc<[PositionalTable]>>>,
+    /// Those tables while they are being made, kept when a search's limits stopped the making
+    /// so that the next one goes on from there.
+    making: std::sync::Mutex<Option<Making>>,
 }
 
 impl PdbSet {
@@ -599,6 +602,7 @@ impl PdbSet {
             tile_slot,
             zero: None,
             positional: std::sync::OnceLock::new(),
+            making: std::sync::Mutex::new(None),
         })
     }
 
@@ -617,6 +621,7 @@ impl PdbSet {
         }
         self.zero = Some(zero.into());
         self.positional = std::sync::OnceLock::new();
+        self.making = std::sync::Mutex::new(None);
         Ok(self)
     }
 
@@ -629,8 +634,8 @@ impl PdbSet {
     /// outdated there, are built when `may_build` allows (announced by a [`PdbEvent::Plan`]
     /// before the first build) and saved (a cache that cannot be written is reported and the
     /// databases are used from memory). Without `may_build` a missing database is a
-    /// [`PdbError::NotCached`]. A build is given up ([`PdbError::Stopped`]) after the layer
-    /// during which `stop` is set.
+    /// [`PdbError::NotCached`]. Once `stop` is set, the loading is given up
+    /// ([`PdbError::Stopped`]) before the next file, and a build after its layer.
     pub fn load_or_build(
         goal: &Board,
         partition: Partition,
@@ -644,7 +649,11 @@ impl PdbSet {
         let n = goal.shape().cells();
         let mut dbs: Vec<Option<Arc<PatternDb>>> = Vec::with_capacity(partition.patterns.len());
         let mut damaged: Vec<Option<(std::path::PathBuf, String)>> = Vec::new();
+        let stopped = || stop.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed));
         for pattern in &partition.patterns {
+            if stopped() {
+                return Err(PdbError::Stopped);
+            }
             let (db, bad) = match cache {
                 Some(cache) => {
                     let path = cache.path_for(goal, pattern);
@@ -694,6 +703,9 @@ impl PdbSet {
         if zero_suits && let Some(cache) = cache {
             for (i, db) in dbs.iter().enumerate() {
                 let Some(db) = db else { continue };
+                if stopped() {
+                    return Err(PdbError::Stopped);
+                }
                 match cache.load_zero_aware(db) {
                     Ok(z) => zeros[i] = z,
                     Err(e) => {
@@ -945,29 +957,51 @@ impl PdbSet {
     }
 
     /// Makes the engine's fast positional layout of these databases now, where they suit it
-    /// (about 2 s and 977 MB for 5×5's 6-6-6-6, once per process; otherwise a search pays for
-    /// it once it has gone on for a while): for long-running services and benchmarks that
-    /// should not time it.
+    /// (about 2–7 s and 2.3 GB for 5×5's zero-aware 6-6-6-6, once per process; otherwise a
+    /// search pays for it once it has gone on for a while): for long-running services and
+    /// benchmarks that should not time it.
     pub fn prepare_layout(&self) {
-        let _ = self.positional_tables();
+        self.prepare_layout_until(&|| false);
+    }
+
+    /// [`PdbSet::prepare_layout`], asking `give_up` between units of the work (each a few tens
+    /// of milliseconds): false when it gave up first (a Ctrl-C, a search's time limit). The
+    /// part already made is kept, and the next call goes on from it.
+    pub fn prepare_layout_until(&self, give_up: &(dyn Fn() -> bool + Sync)) -> bool {
+        self.positional_tables_until(give_up).is_some()
     }
 
     /// The databases laid out by positions for the engine (see `heuristic::pdb_positional`)
-    /// when every database suits that layout: made on the first call (about 2 s and 977 MB for
-    /// the 6-6-6-6 set, not interruptible; the solver asks only once a search has gone on for
-    /// a while, see `solver::COMPACT_FIRST_STATES`), or shared with another set of the same
-    /// databases.
+    /// when every database suits that layout: made on the first call (the solver asks only
+    /// once a search has gone on for a while, see `solver::COMPACT_FIRST_STATES`), or shared
+    /// with another set of the same databases.
     pub(crate) fn positional_tables(&self) -> Option<&[PositionalTable]> {
-        self.positional
-            .get_or_init(|| {
-                PositionalTable::shared(
-                    self.goal.cells(),
-                    &self.dbs,
-                    self.zero.as_deref(),
-                    self.goal.shape().cells(),
-                )
-            })
-            .as_deref()
+        self.positional_tables_until(&|| false).flatten()
+    }
+
+    /// [`PdbSet::positional_tables`], `None` when `give_up` stopped the making first.
+    fn positional_tables_until(
+        &self,
+        give_up: &(dyn Fn() -> bool + Sync),
+    ) -> Option<Option<&[PositionalTable]>> {
+        if let Some(tables) = self.positional.get() {
+            return Some(tables.as_deref());
+        }
+        // One maker a set; another caller waits here and then finds the tables made.
+        let mut making = self.making.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(tables) = self.positional.get() {
+            return Some(tables.as_deref());
+        }
+        let tables = PositionalTable::shared(
+            self.goal.cells(),
+            &self.dbs,
+            self.zero.as_deref(),
+            self.goal.shape().cells(),
+            &mut making,
+            give_up,
+        )
+        .ok()?;
+        Some(self.positional.get_or_init(|| tables).as_deref())
     }
 
     /// Whether the databases take the positional layout and this set has not got it yet.

@@ -66,6 +66,11 @@ pub enum Stage {
     /// A search that stores the states it meets (breadth-first, bidirectional, A*, greedy):
     /// how many it holds now (what its stored-state limit counts).
     Stored(u64),
+    /// IDA* on the pattern databases' compact tables went on past a first stretch, so the
+    /// tables are being laid out by positions for the rest of the search (once a process:
+    /// seconds for 5×5's); the search then goes on under the same limits, its states and
+    /// time counted on from the first stretch's.
+    Layout,
 }
 
 /// What a search reports while it runs.

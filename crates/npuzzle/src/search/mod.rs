@@ -106,6 +106,23 @@ impl Limits {
         }
     }
 
+    /// Whether the time limit (counted from `start`) has passed or the cancel flag is set:
+    /// the limits that do not count states, for work between searches (the budget of a
+    /// search reads them through this too).
+    pub fn time_or_cancel(&self, start: Instant) -> Option<LimitKind> {
+        if self.max_time.is_some_and(|t| start.elapsed() > t) {
+            Some(LimitKind::Time)
+        } else if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            Some(LimitKind::Cancelled)
+        } else {
+            None
+        }
+    }
+
     /// One of `parts` searches that run side by side: each holds its share of the
     /// stored-state cap (at least one state).
     pub fn share(&self, parts: usize) -> Limits {
@@ -631,19 +648,7 @@ impl<'a> Budget<'a> {
             self.reported = (expanded, stored);
             self.report(expanded, stored, false);
         }
-        if self
-            .limits
-            .max_time
-            .is_some_and(|t| self.start.elapsed() > t)
-        {
-            return Some(LimitKind::Time);
-        }
-        if let Some(c) = &self.limits.cancel
-            && c.load(Ordering::Relaxed)
-        {
-            return Some(LimitKind::Cancelled);
-        }
-        None
+        self.limits.time_or_cancel(self.start)
     }
 }
 

@@ -311,6 +311,15 @@ trait EngineJob {
 /// the positional layout (see [`Solver::solve`]): about a second.
 pub(crate) const COMPACT_FIRST_STATES: u64 = 20_000_000;
 
+/// [`COMPACT_FIRST_STATES`], or 2,000 in a test that lays small databases out.
+fn compact_first_states() -> u64 {
+    #[cfg(test)]
+    if crate::heuristic::pdb_positional::LAY_OUT_SMALL.get() {
+        return 2_000;
+    }
+    COMPACT_FIRST_STATES
+}
+
 /// A whole IDA* search: optimal, or weighted by `num / den` (the near-optimal solver's
 /// ladder rungs, see [`eval::Weighted`]).
 struct Run<'a> {
@@ -759,6 +768,16 @@ impl Solver {
         bound: u32,
         limits: &Limits,
     ) -> Result<SubtreeResult, SolveError> {
+        // A task of a split search on another machine lays the tables out first, within its
+        // limits (a cancelled task stops within a tenth of a second).
+        let started = Instant::now();
+        if let Err(kind) = self.lay_out(limits, started, 0) {
+            let stats = Stats {
+                elapsed: started.elapsed(),
+                ..Stats::default()
+            };
+            return Err(SearchError::Limit(LimitExceeded { kind, stats }).into());
+        }
         let job = SubtreesJob {
             roots,
             bound,
@@ -842,11 +861,56 @@ impl Solver {
         }
     }
 
+    /// Makes the databases' positional layout if it is still to be made (see
+    /// [`PdbSet::prepare_layout_until`]), reading `limits`' time limit (counted from
+    /// `started`) and cancel flag between its units: the limit that stopped it, if one did (what
+    /// was made is kept). Its progress goes to `limits`' hook as [`engine::Stage::Layout`],
+    /// with `expanded` states spent before it.
+    fn lay_out(&self, limits: &Limits, started: Instant, expanded: u64) -> Result<(), LimitKind> {
+        let Some(set) = self.pdbs().filter(|s| s.positional_pending()) else {
+            return Ok(());
+        };
+        let report = |finished: bool| {
+            if let Some(hook) = &limits.progress {
+                (hook.0)(&engine::SearchProgress {
+                    stage: engine::Stage::Layout,
+                    expanded,
+                    elapsed: started.elapsed(),
+                    finished,
+                })
+            }
+        };
+        let stopped = std::sync::Mutex::new(None);
+        let last_report = std::sync::Mutex::new(Instant::now());
+        let give_up = || {
+            if let Ok(mut last) = last_report.try_lock()
+                && last.elapsed() >= engine::REPORT_EVERY
+            {
+                *last = Instant::now();
+                report(false);
+            }
+            let kind = limits.time_or_cancel(started);
+            if kind.is_some() {
+                *stopped.lock().unwrap_or_else(|e| e.into_inner()) = kind;
+            }
+            kind.is_some()
+        };
+        if set.prepare_layout_until(&give_up) {
+            return Ok(());
+        }
+        report(true);
+        let kind = stopped.into_inner().unwrap_or_else(|e| e.into_inner());
+        Err(kind.unwrap_or(LimitKind::Cancelled))
+    }
+
     /// An optimal search on the engine. When the databases take the positional layout (see
     /// [`PdbSet::positional_tables`]) and this process has not made it yet, the search starts
     /// on the compact tables under [`COMPACT_FIRST_STATES`]: most boards end there, and only a
-    /// search that goes on pays for the layout (about 2 s and 977 MB on 5×5) and restarts on
-    /// it. The states and time of both parts, and of making the layout, count against `limits`.
+    /// search that goes on pays for the layout (2–7 s and 2.3 GB for 5×5's zero-aware tables,
+    /// depending on the machine) and restarts on it. The states and time of both parts, and
+    /// of making the layout, count against `limits`: the time limit and the cancel flag stop
+    /// the making too (what was made is kept for the next search), and the progress hook sees
+    /// one search, [`engine::Stage::Layout`] in between, its counts going on across the parts.
     fn optimal_on_engine(
         &self,
         board: &Board,
@@ -873,32 +937,78 @@ impl Solver {
         };
         // A search going on from a checkpoint, or handing them on, is a long one: straight to
         // the layout (two parts would hand on two runs' checkpoints).
+        let started = Instant::now();
         if pending && (limits.resume.is_some() || limits.checkpoint.is_some()) {
-            if let Some(set) = self.pdbs() {
-                let _ = set.positional_tables();
+            if let Err(kind) = self.lay_out(limits, started, 0) {
+                let stats = Stats {
+                    elapsed: started.elapsed(),
+                    ..Stats::default()
+                };
+                return Err(SearchError::Limit(LimitExceeded { kind, stats }));
             }
-            return run(limits, true);
+            return run(&limits.remaining(started, 0), true);
         }
-        if !pending || limits.max_nodes.is_some_and(|m| m <= COMPACT_FIRST_STATES) {
+        if !pending
+            || limits
+                .max_nodes
+                .is_some_and(|m| m <= compact_first_states())
+        {
             return run(limits, !pending);
         }
-        let started = Instant::now();
+        // One progress line for the whole search: the first stretch's closing report is held
+        // back (sent only if the search ends there), the layout reports its own stage, and
+        // the rest counts its states and time on from the first stretch's.
+        let held = Arc::new(std::sync::Mutex::new(None));
         let first = Limits {
-            max_nodes: Some(COMPACT_FIRST_STATES),
+            max_nodes: Some(compact_first_states()),
+            progress: limits.progress.as_ref().map(|hook| {
+                let (hook, held) = (hook.clone(), held.clone());
+                engine::ProgressHook(Arc::new(move |p: &engine::SearchProgress| {
+                    if p.finished {
+                        *held.lock().unwrap_or_else(|e| e.into_inner()) = Some(*p);
+                    } else {
+                        (hook.0)(p)
+                    }
+                }))
+            }),
             ..limits.clone()
+        };
+        let closing = |report: Option<engine::SearchProgress>| {
+            if let (Some(hook), Some(p)) = (&limits.progress, report) {
+                (hook.0)(&p)
+            }
         };
         let spent = match run(&first, false) {
             Err(SearchError::Limit(l)) if l.kind == LimitKind::Nodes => l.stats,
-            other => return other,
+            other => {
+                closing(held.lock().unwrap_or_else(|e| e.into_inner()).take());
+                return other;
+            }
         };
-        if let Some(set) = self.pdbs() {
-            let _ = set.positional_tables();
-        }
-        let rest = limits.remaining(started, spent.expanded);
         let with_first = |mut stats: Stats| {
             stats.absorb(&spent);
             stats.elapsed = started.elapsed();
             stats
+        };
+        if let Err(kind) = self.lay_out(limits, started, spent.expanded) {
+            return Err(SearchError::Limit(LimitExceeded {
+                kind,
+                stats: with_first(Stats::default()),
+            }));
+        }
+        let rest = Limits {
+            progress: limits.progress.as_ref().map(|hook| {
+                let hook = hook.clone();
+                let (before, offset) = (spent.expanded, started.elapsed());
+                engine::ProgressHook(Arc::new(move |p: &engine::SearchProgress| {
+                    (hook.0)(&engine::SearchProgress {
+                        expanded: p.expanded + before,
+                        elapsed: p.elapsed + offset,
+                        ..*p
+                    })
+                }))
+            }),
+            ..limits.remaining(started, spent.expanded)
         };
         match run(&rest, true) {
             Ok((s, stats)) => Ok((s, with_first(stats))),
@@ -1022,6 +1132,129 @@ impl Solver {
                 }))
             }
             Err(e) => Err(e.into()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Shape;
+    use crate::heuristic::pdb_positional::LAY_OUT_SMALL;
+    use crate::heuristic::pdb_set::Partition;
+    use crate::search::engine::{ProgressHook, SearchProgress, Stage};
+    use rand::{Rng, SeedableRng, rngs::SmallRng};
+    use std::sync::Mutex;
+    use std::sync::atomic::AtomicBool;
+
+    fn quiet(_: u32, _: u64, _: u64, _: u64) {}
+
+    /// A solver over 3×5's `blocks-4` databases with their zero-aware tables, which this
+    /// thread lays out by positions as it would 5×5's.
+    fn laid_out_solver() -> (Solver, Arc<PdbSet>) {
+        LAY_OUT_SMALL.set(true);
+        let shape = Shape::new(3, 5).unwrap();
+        let goal = Board::goal(shape);
+        let p = Partition::parse("blocks-4", shape).unwrap();
+        let set = PdbSet::load_or_build(&goal, p, None, true, &quiet, &mut |_| {}, None);
+        let set = Arc::new(set.unwrap());
+        assert!(set.zero_aware().is_some() && set.positional_pending());
+        let solver = crate::solver::builder::SolverBuilder::new(goal)
+            .algorithm(Algorithm::IdaStar)
+            .heuristic(Some(HeuristicKind::Pdb))
+            .pdb_set(set.clone())
+            .build()
+            .unwrap();
+        (solver, set)
+    }
+
+    /// The layout stops at the time limit or the cancel flag between its units, keeps what
+    /// it made, and is finished by the next call within the limits.
+    #[test]
+    fn the_layout_stops_at_the_limits_and_goes_on_later() {
+        let (solver, set) = laid_out_solver();
+        let cancelled = Limits {
+            cancel: Some(Arc::new(AtomicBool::new(true))),
+            ..Limits::default()
+        };
+        assert_eq!(
+            solver.lay_out(&cancelled, Instant::now(), 7),
+            Err(LimitKind::Cancelled)
+        );
+        let no_time = Limits {
+            max_time: Some(std::time::Duration::ZERO),
+            ..Limits::default()
+        };
+        let long_ago = Instant::now() - std::time::Duration::from_millis(5);
+        assert_eq!(solver.lay_out(&no_time, long_ago, 7), Err(LimitKind::Time));
+        assert!(set.positional_pending());
+        assert_eq!(
+            solver.lay_out(&Limits::default(), Instant::now(), 7),
+            Ok(())
+        );
+        assert!(!set.positional_pending());
+    }
+
+    /// A search that goes past its first stretch on the compact tables lays them out and
+    /// starts again: optimal answers (the lengths IDA* with linear conflicts finds), stats
+    /// counting both parts, and one progress line whose counts never go
+    /// back, closed once at the end.
+    #[test]
+    fn a_search_in_two_parts_reports_as_one() {
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut lengths = Vec::new();
+        let mut two_parts = 0;
+        for _ in 0..6 {
+            let (solver, set) = laid_out_solver();
+            let mut board = set.goal().clone();
+            for _ in 0..200 {
+                board.apply(Move::ALL[rng.random_range(0..4)]);
+            }
+            let reports: Arc<Mutex<Vec<SearchProgress>>> = Arc::default();
+            let sink = reports.clone();
+            let limits = Limits {
+                progress: Some(ProgressHook(Arc::new(move |p: &SearchProgress| {
+                    sink.lock().unwrap().push(*p)
+                }))),
+                ..Limits::default()
+            };
+            let Outcome::Solved(answer) = solver.solve_within(&board, &limits).unwrap() else {
+                panic!("unsolved")
+            };
+            answer.solution.verify(&board, set.goal()).unwrap();
+            assert!(answer.optimal);
+            let reports = reports.lock().unwrap();
+            let last = reports.last().expect("a closing report");
+            assert!(last.finished && last.stage == Stage::Bound(answer.solution.len() as u32));
+            assert_eq!(reports.iter().filter(|p| p.finished).count(), 1);
+            assert!(
+                reports
+                    .windows(2)
+                    .all(|w| w[0].expanded <= w[1].expanded && w[0].elapsed <= w[1].elapsed)
+            );
+            if answer.stats.expanded > compact_first_states() {
+                two_parts += 1;
+                assert!(!set.positional_pending(), "laid out");
+                assert!(last.expanded > compact_first_states());
+            }
+            lengths.push((board, answer.solution.len()));
+        }
+        assert!(
+            two_parts >= 3,
+            "{two_parts} of 6 went past the first stretch"
+        );
+        // The optimal lengths, by IDA* with linear conflicts.
+        let goal = Board::goal(Shape::new(3, 5).unwrap());
+        let solver = crate::solver::builder::SolverBuilder::new(goal)
+            .algorithm(Algorithm::IdaStar)
+            .heuristic(Some(HeuristicKind::LinearConflict))
+            .build()
+            .unwrap();
+        for (board, len) in lengths {
+            let Outcome::Solved(answer) = solver.solve(&board).unwrap() else {
+                panic!("unsolved")
+            };
+            assert_eq!(answer.solution.len(), len);
         }
     }
 }
