@@ -555,7 +555,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     for &no in &run.instances {
         match all.get(no.wrapping_sub(1)) {
             Some(i) => instances.push(i.clone()),
-            None => bail!("there is no instance {no} (1..={})", all.len()),
+            None => bail!("there is no instance {no} (they are 1 to {})", all.len()),
         }
     }
     let max_time = run

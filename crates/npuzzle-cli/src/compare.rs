@@ -473,7 +473,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             String::new()
         } else {
             format!(
-                ", optimal lengths {}..={}",
+                ", optimal lengths {} to {}",
                 depths.iter().min().unwrap_or(&0),
                 depths.iter().max().unwrap_or(&0)
             )

@@ -107,7 +107,7 @@ pub fn whole_number(
         if (min..=max).contains(&v) {
             Ok(v)
         } else {
-            Err(format!("{v} is not in {min}..={max}"))
+            Err(format!("{v} is not between {min} and {max}"))
         }
     }
 }

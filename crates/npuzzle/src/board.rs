@@ -35,7 +35,7 @@ pub struct Shape {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum BoardError {
     /// A side is below 2, above [`MAX_SIDE`], or the board has too many cells.
-    #[error("a {width}x{height} board is not supported (each side must be 2..={MAX_SIDE})")]
+    #[error("a {width}x{height} board is not supported (each side must be 2 to {MAX_SIDE})")]
     BadShape {
         /// Requested width.
         width: usize,
@@ -60,7 +60,7 @@ pub enum BoardError {
     },
     /// A tile number is larger than the board allows.
     #[error(
-        "tile {tile} at row {row}, column {column} is out of range (a {shape} board has tiles 1..={max}{})",
+        "tile {tile} at row {row}, column {column} is out of range (a {shape} board has tiles 1 to {max}{})",
         match (*no_blank, *tile == *max as u64 + 1) {
             (true, true) => ", and x or 0 for the blank",
             (true, false) => "; the board has no blank, x or 0",
@@ -144,7 +144,7 @@ fn not_square(found: usize) -> String {
         };
         match shapes.as_slice() {
             [] => format!(
-                "{found} tiles make no board{slip}: no board of 2..={MAX_SIDE} rows and columns has {found} cells"
+                "{found} tiles make no board{slip}: no board of 2 to {MAX_SIDE} rows and columns has {found} cells"
             ),
             [only] => {
                 format!(
@@ -585,7 +585,7 @@ mod tests {
             Err(BoardError::TileOutOfRange { tile: 4, .. })
         ));
         // A tile one past the largest is most likely the blank written as the cell count.
-        let range = "is out of range (a 2x2 board has tiles 1..=3";
+        let range = "is out of range (a 2x2 board has tiles 1 to 3";
         for (tiles, says) in [
             (
                 [1, 2, 3, 4],

@@ -163,7 +163,7 @@ pub(crate) fn check_pattern(goal: &Board, tiles: &[Tile]) -> Result<(), PdbError
     }
     if tiles.is_empty() || tiles.len() > MAX_PATTERN_TILES {
         return Err(PdbError::BadPattern(format!(
-            "a pattern has 1..={MAX_PATTERN_TILES} tiles, this one {}",
+            "a pattern has 1 to {MAX_PATTERN_TILES} tiles, this one {}",
             tiles.len()
         )));
     }

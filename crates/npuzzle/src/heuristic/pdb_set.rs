@@ -350,7 +350,7 @@ impl Partition {
         let n = shape.cells();
         if self.patterns.is_empty() || self.patterns.len() > MAX_PATTERNS {
             return Err(PdbError::BadPattern(format!(
-                "a partition has 1..={MAX_PATTERNS} patterns"
+                "a partition has 1 to {MAX_PATTERNS} patterns"
             )));
         }
         let mut seen = vec![false; n];
@@ -369,7 +369,7 @@ impl Partition {
         for pattern in &self.patterns {
             if pattern.len() > MAX_PATTERN_TILES {
                 return Err(PdbError::BadPattern(format!(
-                    "a pattern has 1..={MAX_PATTERN_TILES} tiles, this one {}",
+                    "a pattern has 1 to {MAX_PATTERN_TILES} tiles, this one {}",
                     pattern.len()
                 )));
             }
