@@ -144,7 +144,7 @@ pub enum Which {
         )]
         sizes: Vec<Shape>,
         /// Random boards per size (default: 50 up to 11×11, fewer for larger boards).
-        #[arg(long, value_parser = crate::input::whole_number(1, 100_000))]
+        #[arg(long, value_parser = crate::input::whole_number(1usize, 100_000))]
         boards: Option<usize>,
         /// Random seed.
         #[arg(long, default_value_t = 1)]
@@ -153,7 +153,7 @@ pub enum Which {
         #[arg(long, value_enum, value_delimiter = ',', default_value = "near,large")]
         algorithms: Vec<AlgorithmArg>,
         /// The near-optimal solver's effort, 1 to 5.
-        #[arg(long, value_name = "1-5", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=5))]
+        #[arg(long, value_name = "1-5", default_value_t = 1, value_parser = crate::input::whole_number(1u8, 5))]
         effort: u8,
         /// Skip Korf's 50 24-puzzles on 5×5.
         #[arg(long)]
@@ -166,13 +166,13 @@ pub enum Which {
     /// burst of 4×4 and 5×5 solves runs.
     Serve {
         /// 3×3 solve requests per phase (1 to 10,000,000).
-        #[arg(long, default_value_t = 20_000, value_parser = crate::input::whole_number(1, 10_000_000))]
+        #[arg(long, default_value_t = 20_000, value_parser = crate::input::whole_number(1usize, 10_000_000))]
         requests: usize,
         /// Concurrent connections (1 to 1024).
-        #[arg(long, default_value_t = 64, value_parser = crate::input::whole_number(1, 1024))]
+        #[arg(long, default_value_t = 64, value_parser = crate::input::whole_number(1usize, 1024))]
         connections: usize,
         /// Heavy (4×4 and 5×5) requests in the burst phase (0 to 1000).
-        #[arg(long, default_value_t = 40, value_parser = crate::input::whole_number(0, 1000))]
+        #[arg(long, default_value_t = 40, value_parser = crate::input::whole_number(0usize, 1000))]
         heavy: usize,
         #[command(flatten)]
         pdb: crate::pdb::PdbOptions,

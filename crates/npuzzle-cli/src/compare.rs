@@ -50,7 +50,7 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Boards per depth in the built-in set (1 to 1000).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    #[arg(long, default_value_t = 4, value_parser = crate::input::whole_number(1u16, 1000))]
     pub per_depth: u16,
     #[command(flatten)]
     pub board: BoardOptions,

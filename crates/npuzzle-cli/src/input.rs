@@ -94,13 +94,17 @@ impl BoardOptions {
     }
 }
 
-/// A command-line value parser for whole numbers in `min..=max`, with a message saying so.
-pub fn whole_number(
-    min: usize,
-    max: usize,
-) -> impl Fn(&str) -> std::result::Result<usize, String> + Clone + Send + Sync + 'static {
+/// A command-line value parser for whole numbers from `min` to `max`, with a message saying
+/// so in words (clap's own range check would print Rust's `1..=5`).
+pub fn whole_number<T>(
+    min: T,
+    max: T,
+) -> impl Fn(&str) -> std::result::Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
     move |text: &str| {
-        let v: usize = text
+        let v: T = text
             .trim()
             .parse()
             .map_err(|_| format!("`{text}` is not a whole number"))?;

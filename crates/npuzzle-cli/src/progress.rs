@@ -50,10 +50,14 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
             Stage::Layout => "laying out the tables (once)".to_string(),
             _ => "searching".to_string(),
         };
+        // No rate while the tables are laid out: nothing is expanded meanwhile.
+        let rate = match p.stage {
+            Stage::Layout => String::new(),
+            _ => format!(", {:.1} M/s", rate / 1e6),
+        };
         b.set_message(format!(
-            "{label}{stage}: {} states expanded, {:.1} M/s, {:.0} s",
+            "{label}{stage}: {} states expanded{rate}, {:.0} s",
             p.expanded,
-            rate / 1e6,
             p.elapsed.as_secs_f64()
         ));
         b.tick();

@@ -18,15 +18,15 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 10.0)]
     pub budget: f64,
     /// Searches (anything but 3×3 table lookups) allowed at once (1 to 64).
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=64))]
+    #[arg(long, default_value_t = 2, value_parser = crate::input::whole_number(1u8, 64))]
     pub heavy: u8,
     /// Megabytes that all running searches together may hold (split between the --heavy
     /// slots; a search that needs more is answered by the near-optimal solver, labelled).
     #[arg(long, value_name = "MB", default_value_t = 1024,
-          value_parser = clap::value_parser!(u64).range(16..=1 << 20))]
+          value_parser = crate::input::whole_number(16u64, 1 << 20))]
     pub max_memory: u64,
     /// Most connections open at once (more wait to be accepted).
-    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long, default_value_t = 256, value_parser = crate::input::whole_number(1u32, 65536))]
     pub max_connections: u32,
     /// Serve without pattern databases (4×4 by IDA* with linear conflict under the budget,
     /// larger boards by the near-optimal solver).

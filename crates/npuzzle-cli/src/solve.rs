@@ -57,10 +57,10 @@ pub struct SolveArgs {
     pub fallback: bool,
     /// Time the near-optimal solver (`--algorithm near`, `auto` past 32 cells, --fallback)
     /// may spend for a shorter answer: 1 (quickest) to 5.
-    #[arg(long, value_name = "1-5", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=5))]
+    #[arg(long, value_name = "1-5", default_value_t = 1, value_parser = crate::input::whole_number(1u8, 5))]
     pub effort: u8,
     /// Worker threads (0 = one per core; at most 256).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=256))]
+    #[arg(long, default_value_t = 0, value_parser = crate::input::whole_number(0u16, 256))]
     pub threads: u16,
 }
 

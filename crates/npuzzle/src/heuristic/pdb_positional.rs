@@ -31,7 +31,7 @@ use crate::board::Tile;
 use crate::rank::permutations_count;
 use crate::zeroed::{Frozen, Zeroed};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, TryLockError, Weak};
 
 /// Most positional entries per compact one.
 pub const MAX_SPREAD: f64 = 2.0;
@@ -63,7 +63,7 @@ enum Entries {
 
 /// The positional tables of one set while they are being made. They are filled a unit at a
 /// time (one table's placements under one first cell, a `n`th of it), so that a search's
-/// limits can stop the making between two units (a few tens of milliseconds), and the next
+/// limits can stop the making between two units (30–200 ms apart), and the next
 /// call goes on from the units already filled instead of starting again.
 pub(crate) struct Making {
     tables: Vec<Filling>,
@@ -129,7 +129,8 @@ impl Making {
         let pending: Vec<usize> = (0..self.done.len()).filter(|&u| !self.done[u]).collect();
         let next = AtomicUsize::new(0);
         let filled: Vec<AtomicBool> = pending.iter().map(|_| AtomicBool::new(false)).collect();
-        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+        // As many threads as the caller's pool has (`--threads`), all cores outside one.
+        let threads = rayon::current_num_threads();
         let tables = &self.tables;
         std::thread::scope(|scope| {
             for _ in 0..threads.clamp(1, pending.len().max(1)) {
@@ -170,6 +171,24 @@ impl Making {
                 },
             })
             .collect()
+    }
+}
+
+/// `mutex` locked, or `None` once `give_up` (asked every 10 ms while another holds it) says
+/// to stop waiting: a search waiting for another's layout keeps to its own limits.
+pub(crate) fn lock_unless<'a, T>(
+    mutex: &'a Mutex<T>,
+    give_up: &(dyn Fn() -> bool + Sync),
+) -> Option<MutexGuard<'a, T>> {
+    loop {
+        match mutex.try_lock() {
+            Ok(guard) => return Some(guard),
+            Err(TryLockError::Poisoned(e)) => return Some(e.into_inner()),
+            Err(TryLockError::WouldBlock) if give_up() => return None,
+            Err(TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+        }
     }
 }
 
@@ -263,8 +282,9 @@ impl PositionalTable {
             dbs.iter().map(|db| db.tiles().to_vec()).collect(),
             zero.is_some(),
         );
-        // Held while making them, so that two solvers wanting the same tables make them once.
-        let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+        // Held while making them, so that two solvers wanting the same tables make them once
+        // (another waits for it, within its own limits).
+        let mut made = lock_unless(&MADE, give_up).ok_or(GaveUp)?;
         made.retain(|(_, w)| w.strong_count() > 0);
         if let Some(tables) = made
             .iter()
@@ -526,8 +546,8 @@ mod tests {
     }
 
     /// A making stopped between units and taken up again, over and over, ends with the same
-    /// tables as one made at once: bytes and zero-aware bits, units finished in any order
-    /// (their shared edge words included), and a `give_up` that is true at once fills nothing.
+    /// tables as one made at once (bytes and zero-aware bits, whose units may share their edge
+    /// words), and a `give_up` that is true at once fills nothing.
     #[test]
     fn a_layout_made_in_stretches_is_the_layout_made_at_once() {
         use std::sync::atomic::AtomicUsize;
@@ -568,6 +588,25 @@ mod tests {
             }
             assert_eq!(made, whole, "{spec}");
         }
+    }
+
+    /// A caller waiting for another's layout stops waiting when its own `give_up` says so,
+    /// and takes the lock once it is free.
+    #[test]
+    fn a_waiting_caller_keeps_to_its_own_limits() {
+        use std::sync::atomic::AtomicUsize;
+        let mutex = Mutex::new(0);
+        let held = mutex.lock().unwrap();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let asked = AtomicUsize::new(0);
+                let give_up = || asked.fetch_add(1, Ordering::Relaxed) >= 3;
+                assert!(lock_unless(&mutex, &give_up).is_none());
+                assert_eq!(asked.load(Ordering::Relaxed), 4);
+            });
+        });
+        drop(held);
+        assert!(lock_unless(&mutex, &|| true).is_some());
     }
 
     /// Over the positional tables the engine does exactly what it does over the compact ones:

@@ -10,7 +10,7 @@ use super::Heuristic;
 use super::pdb::MAX_PATTERN_TILES;
 use super::pdb::{PatternDb, PdbError, Progress};
 use super::pdb_file::PdbCache;
-use super::pdb_positional::{Making, PositionalTable};
+use super::pdb_positional::{Making, PositionalTable, lock_unless};
 use super::zero_aware::ZeroAwareDb;
 use crate::board::{BLANK, Board, Shape, Tile};
 use crate::symmetry::Reflection;
@@ -964,9 +964,10 @@ impl PdbSet {
         self.prepare_layout_until(&|| false);
     }
 
-    /// [`PdbSet::prepare_layout`], asking `give_up` between units of the work (each a few tens
-    /// of milliseconds): false when it gave up first (a Ctrl-C, a search's time limit). The
-    /// part already made is kept, and the next call goes on from it.
+    /// [`PdbSet::prepare_layout`], asking `give_up` between units of the work (30–200 ms
+    /// each), and every 10 ms while another caller is making the same layout: false when it
+    /// gave up first (a Ctrl-C, a search's time limit). The part already made is kept, and
+    /// the next call goes on from it.
     pub fn prepare_layout_until(&self, give_up: &(dyn Fn() -> bool + Sync)) -> bool {
         self.positional_tables_until(give_up).is_some()
     }
@@ -987,8 +988,9 @@ impl PdbSet {
         if let Some(tables) = self.positional.get() {
             return Some(tables.as_deref());
         }
-        // One maker a set; another caller waits here and then finds the tables made.
-        let mut making = self.making.lock().unwrap_or_else(|e| e.into_inner());
+        // One maker a set; another caller waits here (within its own limits) and then finds
+        // the tables made, or goes on with what the first left.
+        let mut making = lock_unless(&self.making, give_up)?;
         if let Some(tables) = self.positional.get() {
             return Some(tables.as_deref());
         }

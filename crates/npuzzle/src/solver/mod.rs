@@ -311,6 +311,16 @@ trait EngineJob {
 /// the positional layout (see [`Solver::solve`]): about a second.
 pub(crate) const COMPACT_FIRST_STATES: u64 = 20_000_000;
 
+/// The error of a search stopped by `kind` while its databases were laid out, before it
+/// expanded a state.
+fn layout_stopped(kind: LimitKind, started: Instant) -> SearchError {
+    let stats = Stats {
+        elapsed: started.elapsed(),
+        ..Stats::default()
+    };
+    SearchError::Limit(LimitExceeded { kind, stats })
+}
+
 /// [`COMPACT_FIRST_STATES`], or 2,000 in a test that lays small databases out.
 fn compact_first_states() -> u64 {
     #[cfg(test)]
@@ -769,22 +779,31 @@ impl Solver {
         limits: &Limits,
     ) -> Result<SubtreeResult, SolveError> {
         // A task of a split search on another machine lays the tables out first, within its
-        // limits (a cancelled task stops within a tenth of a second).
+        // limits (a cancelled task stops within about two tenths of a second).
         let started = Instant::now();
-        if let Err(kind) = self.lay_out(limits, started, 0) {
-            let stats = Stats {
-                elapsed: started.elapsed(),
-                ..Stats::default()
-            };
-            return Err(SearchError::Limit(LimitExceeded { kind, stats }).into());
-        }
+        let after = self
+            .lay_out(limits, started, 0)
+            .map_err(|kind| layout_stopped(kind, started))?;
         let job = SubtreesJob {
             roots,
             bound,
-            limits,
+            limits: &after,
         };
-        let (mut r, back) = self.engine_job(board, job)?;
+        let with_layout = |mut stats: Stats| {
+            stats.elapsed = started.elapsed();
+            stats
+        };
+        let (mut r, back) = self.engine_job(board, job).map_err(|e| match e {
+            SolveError::Search(SearchError::Limit(l)) => {
+                SolveError::Search(SearchError::Limit(LimitExceeded {
+                    kind: l.kind,
+                    stats: with_layout(l.stats),
+                }))
+            }
+            other => other,
+        })?;
         r.solution = r.solution.map(|s| back.solution(s));
+        r.stats = with_layout(r.stats);
         Ok(r)
     }
 
@@ -863,13 +882,17 @@ impl Solver {
 
     /// Makes the databases' positional layout if it is still to be made (see
     /// [`PdbSet::prepare_layout_until`]), reading `limits`' time limit (counted from
-    /// `started`) and cancel flag between its units: the limit that stopped it, if one did (what
-    /// was made is kept). Its progress goes to `limits`' hook as [`engine::Stage::Layout`],
-    /// with `expanded` states spent before it.
-    fn lay_out(&self, limits: &Limits, started: Instant, expanded: u64) -> Result<(), LimitKind> {
-        let Some(set) = self.pdbs().filter(|s| s.positional_pending()) else {
-            return Ok(());
-        };
+    /// `started`) and cancel flag between its units; its progress goes to `limits`' hook as
+    /// [`engine::Stage::Layout`], with `expanded` states spent before it. Then the limits
+    /// for the rest of the search: what is left of them after `expanded` states since
+    /// `started`, with a progress hook that counts on from there. Else the limit that stopped
+    /// it (what was made is kept for the next search).
+    fn lay_out(
+        &self,
+        limits: &Limits,
+        started: Instant,
+        expanded: u64,
+    ) -> Result<Limits, LimitKind> {
         let report = |finished: bool| {
             if let Some(hook) = &limits.progress {
                 (hook.0)(&engine::SearchProgress {
@@ -895,12 +918,27 @@ impl Solver {
             }
             kind.is_some()
         };
-        if set.prepare_layout_until(&give_up) {
-            return Ok(());
+        if let Some(set) = self.pdbs().filter(|s| s.positional_pending())
+            && !set.prepare_layout_until(&give_up)
+        {
+            report(true);
+            let kind = stopped.into_inner().unwrap_or_else(|e| e.into_inner());
+            return Err(kind.unwrap_or(LimitKind::Cancelled));
         }
-        report(true);
-        let kind = stopped.into_inner().unwrap_or_else(|e| e.into_inner());
-        Err(kind.unwrap_or(LimitKind::Cancelled))
+        let offset = started.elapsed();
+        Ok(Limits {
+            progress: limits.progress.as_ref().map(|hook| {
+                let hook = hook.clone();
+                engine::ProgressHook(Arc::new(move |p: &engine::SearchProgress| {
+                    (hook.0)(&engine::SearchProgress {
+                        expanded: p.expanded + expanded,
+                        elapsed: p.elapsed + offset,
+                        ..*p
+                    })
+                }))
+            }),
+            ..limits.remaining(started, expanded)
+        })
     }
 
     /// An optimal search on the engine. When the databases take the positional layout (see
@@ -935,18 +973,25 @@ impl Solver {
             Heuristics::Pdb { set, .. } => set.positional_pending(),
             _ => false,
         };
+        let started = Instant::now();
+        let with_layout = |mut stats: Stats| {
+            stats.elapsed = started.elapsed();
+            stats
+        };
         // A search going on from a checkpoint, or handing them on, is a long one: straight to
         // the layout (two parts would hand on two runs' checkpoints).
-        let started = Instant::now();
         if pending && (limits.resume.is_some() || limits.checkpoint.is_some()) {
-            if let Err(kind) = self.lay_out(limits, started, 0) {
-                let stats = Stats {
-                    elapsed: started.elapsed(),
-                    ..Stats::default()
-                };
-                return Err(SearchError::Limit(LimitExceeded { kind, stats }));
-            }
-            return run(&limits.remaining(started, 0), true);
+            let after = self
+                .lay_out(limits, started, 0)
+                .map_err(|kind| layout_stopped(kind, started))?;
+            return match run(&after, true) {
+                Ok((s, stats)) => Ok((s, with_layout(stats))),
+                Err(SearchError::Limit(l)) => Err(SearchError::Limit(LimitExceeded {
+                    kind: l.kind,
+                    stats: with_layout(l.stats),
+                })),
+                Err(e) => Err(e),
+            };
         }
         if !pending
             || limits
@@ -990,25 +1035,14 @@ impl Solver {
             stats.elapsed = started.elapsed();
             stats
         };
-        if let Err(kind) = self.lay_out(limits, started, spent.expanded) {
-            return Err(SearchError::Limit(LimitExceeded {
-                kind,
-                stats: with_first(Stats::default()),
-            }));
-        }
-        let rest = Limits {
-            progress: limits.progress.as_ref().map(|hook| {
-                let hook = hook.clone();
-                let (before, offset) = (spent.expanded, started.elapsed());
-                engine::ProgressHook(Arc::new(move |p: &engine::SearchProgress| {
-                    (hook.0)(&engine::SearchProgress {
-                        expanded: p.expanded + before,
-                        elapsed: p.elapsed + offset,
-                        ..*p
-                    })
-                }))
-            }),
-            ..limits.remaining(started, spent.expanded)
+        let rest = match self.lay_out(limits, started, spent.expanded) {
+            Ok(rest) => rest,
+            Err(kind) => {
+                return Err(SearchError::Limit(LimitExceeded {
+                    kind,
+                    stats: with_first(Stats::default()),
+                }));
+            }
         };
         match run(&rest, true) {
             Ok((s, stats)) => Ok((s, with_first(stats))),
@@ -1178,21 +1212,29 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(
-            solver.lay_out(&cancelled, Instant::now(), 7),
-            Err(LimitKind::Cancelled)
+            solver.lay_out(&cancelled, Instant::now(), 7).err(),
+            Some(LimitKind::Cancelled)
         );
+        // A split search's task (Ray) stops there too, before searching a state.
+        let board = set.goal().clone();
+        match solver.search_subtrees(&board, &[Vec::new()], 40, &cancelled) {
+            Err(SolveError::Search(SearchError::Limit(l))) => {
+                assert_eq!((l.kind, l.stats.expanded), (LimitKind::Cancelled, 0))
+            }
+            other => panic!("{other:?}"),
+        }
         let no_time = Limits {
             max_time: Some(std::time::Duration::ZERO),
             ..Limits::default()
         };
         let long_ago = Instant::now() - std::time::Duration::from_millis(5);
-        assert_eq!(solver.lay_out(&no_time, long_ago, 7), Err(LimitKind::Time));
-        assert!(set.positional_pending());
         assert_eq!(
-            solver.lay_out(&Limits::default(), Instant::now(), 7),
-            Ok(())
+            solver.lay_out(&no_time, long_ago, 7).err(),
+            Some(LimitKind::Time)
         );
-        assert!(!set.positional_pending());
+        assert!(set.positional_pending());
+        let rest = solver.lay_out(&Limits::default(), Instant::now(), 7);
+        assert!(rest.is_ok() && !set.positional_pending());
     }
 
     /// A search that goes past its first stretch on the compact tables lays them out and
