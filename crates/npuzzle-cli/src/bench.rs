@@ -924,11 +924,14 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         print_projection(&records, &lines, &instances, &[]);
     }
     if interrupted() {
-        if let Some(path) = &run.results {
-            eprintln!(
+        match &run.results {
+            Some(path) => eprintln!(
                 "npuzzle: interrupted; every finished instance is in {}: run the same command again to go on",
                 path.display()
-            );
+            ),
+            None => {
+                eprintln!("npuzzle: interrupted; the instances above are the ones that finished")
+            }
         }
         return Ok(signals.exit_code());
     }
