@@ -945,7 +945,8 @@ impl Solver {
     /// [`PdbSet::positional_tables`]) and this process has not made it yet, the search starts
     /// on the compact tables under [`COMPACT_FIRST_STATES`]: most boards end there, and only a
     /// search that goes on pays for the layout (2–7 s and 2.3 GB for 5×5's zero-aware tables,
-    /// depending on the machine) and restarts on it. The states and time of both parts, and
+    /// depending on the machine) and goes on over it from the first part's last checkpoint
+    /// (the first part's states are not searched again). The states and time of both parts, and
     /// of making the layout, count against `limits`: the time limit and the cancel flag stop
     /// the making too (what was made is kept for the next search), and the progress hook sees
     /// one search, [`engine::Stage::Layout`] in between, its counts going on across the parts.
@@ -1002,10 +1003,18 @@ impl Solver {
         }
         // One progress line for the whole search: the first stretch's closing report is held
         // back (sent only if the search ends there), the layout reports its own stage, and
-        // the rest counts its states and time on from the first stretch's.
+        // the rest counts its states and time on from the first stretch's. The rest goes on
+        // from where the first stretch stopped (its last checkpoint), not from the start.
         let held = Arc::new(std::sync::Mutex::new(None));
+        let kept: Arc<std::sync::Mutex<Option<search::Checkpoint>>> = Arc::default();
         let first = Limits {
             max_nodes: Some(compact_first_states()),
+            checkpoint: Some(search::CheckpointHook(Arc::new({
+                let kept = kept.clone();
+                move |c: &search::Checkpoint| {
+                    *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(c.clone())
+                }
+            }))),
             progress: limits.progress.as_ref().map(|hook| {
                 let (hook, held) = (hook.clone(), held.clone());
                 engine::ProgressHook(Arc::new(move |p: &engine::SearchProgress| {
@@ -1044,7 +1053,17 @@ impl Solver {
                 }));
             }
         };
-        match run(&rest, true) {
+        let resume = kept.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let resumed = Limits {
+            resume: resume.map(Arc::new),
+            ..rest.clone()
+        };
+        let outcome = match run(&resumed, true) {
+            // A checkpoint this search cannot take up (it should not happen): from the start.
+            Err(SearchError::Checkpoint(_)) => run(&rest, true),
+            other => other,
+        };
+        match outcome {
             Ok((s, stats)) => Ok((s, with_first(stats))),
             Err(SearchError::Limit(l)) => Err(SearchError::Limit(LimitExceeded {
                 kind: l.kind,
@@ -1274,6 +1293,15 @@ mod tests {
                     .windows(2)
                     .all(|w| w[0].expanded <= w[1].expanded && w[0].elapsed <= w[1].elapsed)
             );
+            // The second part goes on from the first's bound, not from the start's estimate.
+            let bounds: Vec<u32> = reports
+                .iter()
+                .filter_map(|p| match p.stage {
+                    Stage::Bound(b) => Some(b),
+                    _ => None,
+                })
+                .collect();
+            assert!(bounds.windows(2).all(|w| w[0] <= w[1]), "{bounds:?}");
             if answer.stats.expanded > compact_first_states() {
                 two_parts += 1;
                 assert!(!set.positional_pending(), "laid out");
