@@ -946,7 +946,9 @@ impl Solver {
     /// on the compact tables under [`COMPACT_FIRST_STATES`]: most boards end there, and only a
     /// search that goes on pays for the layout (2–7 s and 2.3 GB for 5×5's zero-aware tables,
     /// depending on the machine) and goes on over it from the first part's last checkpoint
-    /// (the first part's states are not searched again). The states and time of both parts, and
+    /// (its finished iterations, and the subtrees of the current one it searched whole, are
+    /// not searched again; the split's levels and the subtrees cut short are). The states and
+    /// time of both parts, and
     /// of making the layout, count against `limits`: the time limit and the cancel flag stop
     /// the making too (what was made is kept for the next search), and the progress hook sees
     /// one search, [`engine::Stage::Layout`] in between, its counts going on across the parts.
@@ -1257,9 +1259,9 @@ mod tests {
     }
 
     /// A search that goes past its first stretch on the compact tables lays them out and
-    /// starts again: optimal answers (the lengths IDA* with linear conflicts finds), stats
-    /// counting both parts, and one progress line whose counts never go
-    /// back, closed once at the end.
+    /// goes on from the first stretch's checkpoint: optimal answers (the lengths IDA* with
+    /// linear conflicts finds), stats counting both parts, and one progress line whose counts
+    /// and bounds never go back, closed once at the end.
     #[test]
     fn a_search_in_two_parts_reports_as_one() {
         let mut rng = SmallRng::seed_from_u64(11);
