@@ -321,6 +321,29 @@ fn layout_stopped(kind: LimitKind, started: Instant) -> SearchError {
     SearchError::Limit(LimitExceeded { kind, stats })
 }
 
+/// `outcome`'s stats (of an answer, or of the limit that stopped it) with `before` added (the
+/// states of an earlier part of the same search) and its time counted from `started` (the
+/// layout's included).
+fn counted_from(
+    outcome: Result<search::Found, SearchError>,
+    before: &Stats,
+    started: Instant,
+) -> Result<search::Found, SearchError> {
+    let count = |mut stats: Stats| {
+        stats.absorb(before);
+        stats.elapsed = started.elapsed();
+        stats
+    };
+    match outcome {
+        Ok((s, stats)) => Ok((s, count(stats))),
+        Err(SearchError::Limit(l)) => Err(SearchError::Limit(LimitExceeded {
+            kind: l.kind,
+            stats: count(l.stats),
+        })),
+        Err(e) => Err(e),
+    }
+}
+
 /// [`COMPACT_FIRST_STATES`], or 2,000 in a test that lays small databases out.
 fn compact_first_states() -> u64 {
     #[cfg(test)]
@@ -903,7 +926,6 @@ impl Solver {
                 })
             }
         };
-        let stopped = std::sync::Mutex::new(None);
         let last_report = std::sync::Mutex::new(Instant::now());
         let give_up = || {
             if let Ok(mut last) = last_report.try_lock()
@@ -912,18 +934,16 @@ impl Solver {
                 *last = Instant::now();
                 report(false);
             }
-            let kind = limits.time_or_cancel(started);
-            if kind.is_some() {
-                *stopped.lock().unwrap_or_else(|e| e.into_inner()) = kind;
-            }
-            kind.is_some()
+            limits.time_or_cancel(started).is_some()
         };
         if let Some(set) = self.pdbs().filter(|s| s.positional_pending())
             && !set.prepare_layout_until(&give_up)
         {
             report(true);
-            let kind = stopped.into_inner().unwrap_or_else(|e| e.into_inner());
-            return Err(kind.unwrap_or(LimitKind::Cancelled));
+            // The limit that stopped it still holds (time only passes, the flag stays set).
+            return Err(limits
+                .time_or_cancel(started)
+                .unwrap_or(LimitKind::Cancelled));
         }
         let offset = started.elapsed();
         Ok(Limits {
@@ -977,24 +997,13 @@ impl Solver {
             _ => false,
         };
         let started = Instant::now();
-        let with_layout = |mut stats: Stats| {
-            stats.elapsed = started.elapsed();
-            stats
-        };
         // A search going on from a checkpoint, or handing them on, is a long one: straight to
         // the layout (two parts would hand on two runs' checkpoints).
         if pending && (limits.resume.is_some() || limits.checkpoint.is_some()) {
             let after = self
                 .lay_out(limits, started, 0)
                 .map_err(|kind| layout_stopped(kind, started))?;
-            return match run(&after, true) {
-                Ok((s, stats)) => Ok((s, with_layout(stats))),
-                Err(SearchError::Limit(l)) => Err(SearchError::Limit(LimitExceeded {
-                    kind: l.kind,
-                    stats: with_layout(l.stats),
-                })),
-                Err(e) => Err(e),
-            };
+            return counted_from(run(&after, true), &Stats::default(), started);
         }
         if !pending
             || limits
@@ -1041,19 +1050,9 @@ impl Solver {
                 return other;
             }
         };
-        let with_first = |mut stats: Stats| {
-            stats.absorb(&spent);
-            stats.elapsed = started.elapsed();
-            stats
-        };
         let rest = match self.lay_out(limits, started, spent.expanded) {
             Ok(rest) => rest,
-            Err(kind) => {
-                return Err(SearchError::Limit(LimitExceeded {
-                    kind,
-                    stats: with_first(Stats::default()),
-                }));
-            }
+            Err(kind) => return counted_from(Err(layout_stopped(kind, started)), &spent, started),
         };
         let resume = kept.lock().unwrap_or_else(|e| e.into_inner()).take();
         let resumed = Limits {
@@ -1065,14 +1064,7 @@ impl Solver {
             Err(SearchError::Checkpoint(_)) => run(&rest, true),
             other => other,
         };
-        match outcome {
-            Ok((s, stats)) => Ok((s, with_first(stats))),
-            Err(SearchError::Limit(l)) => Err(SearchError::Limit(LimitExceeded {
-                kind: l.kind,
-                stats: with_first(l.stats),
-            })),
-            Err(e) => Err(e),
-        }
+        counted_from(outcome, &spent, started)
     }
 
     /// Solves one board under the solver's limits.
