@@ -188,8 +188,8 @@ pub(crate) fn weighted_ladder(
                 // A finer weight would cost more: stop at the first rung past its allowance.
                 if !(ours && l.kind == LimitKind::Nodes) && best.is_none() {
                     return Err(SearchError::Limit(LimitExceeded {
-                        kind: l.kind,
                         stats: total_with_time(total, started),
+                        ..l
                     }));
                 }
                 break;
@@ -280,10 +280,9 @@ impl Shortest {
         let stats = total_with_time(self.total, started);
         match (self.best, self.failure) {
             (Some(moves), _) => Ok((moves, stats)),
-            (None, Some(SearchError::Limit(l))) => Err(SearchError::Limit(LimitExceeded {
-                kind: l.kind,
-                stats,
-            })),
+            (None, Some(SearchError::Limit(l))) => {
+                Err(SearchError::Limit(LimitExceeded { stats, ..l }))
+            }
             (None, Some(e)) => Err(e),
             (None, None) => Err(SearchError::Unsupported(
                 "the near-optimal solver found no answer".into(),

@@ -1107,7 +1107,7 @@ pub fn search_subtrees<E: Evaluator>(
                 peak_stored: bound as u64 + 1,
                 elapsed: sh.start.elapsed(),
             };
-            return Err(super::LimitExceeded { kind, stats }.into());
+            return Err(super::LimitExceeded::new(kind, stats).into());
         }
     }
     result.stats.expanded = sh.expanded.load(Ordering::Relaxed);

@@ -234,12 +234,31 @@ impl std::fmt::Display for LimitKind {
 
 /// A search stopped by one of its [`Limits`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("search stopped by the {kind} after expanding {} states in {:.3} s", stats.expanded, stats.elapsed.as_secs_f64())]
+#[error(
+    "search stopped by the {kind} after expanding {} states in {:.3} s{}",
+    stats.expanded,
+    stats.elapsed.as_secs_f64(),
+    if *laying_out { ", while laying its tables out for the rest of the search" } else { "" }
+)]
 pub struct LimitExceeded {
     /// Which limit.
     pub kind: LimitKind,
     /// What the search had done by then.
     pub stats: Stats,
+    /// Whether it stopped while the solver laid its databases out for the search (a 5×5
+    /// optimal search's first long pause, see `Solver::solve`), not while searching.
+    pub laying_out: bool,
+}
+
+impl LimitExceeded {
+    /// A search stopped by `kind` while searching, having done `stats`.
+    pub fn new(kind: LimitKind, stats: Stats) -> Self {
+        Self {
+            kind,
+            stats,
+            laying_out: false,
+        }
+    }
 }
 
 /// Why a search returned no solution.
@@ -581,10 +600,7 @@ impl<'a> Budget<'a> {
             Some(kind) => {
                 stats.peak_stored = stats.peak_stored.max(stored);
                 stats.elapsed = self.elapsed();
-                Err(LimitExceeded {
-                    kind,
-                    stats: *stats,
-                })
+                Err(LimitExceeded::new(kind, *stats))
             }
         }
     }
@@ -665,7 +681,7 @@ pub(crate) fn next_iteration(
         return Ok(None);
     }
     if let Some(kind) = stop {
-        return Err(LimitExceeded { kind, stats }.into());
+        return Err(LimitExceeded::new(kind, stats).into());
     }
     if next_bound == u32::MAX {
         return Err(SearchError::Unsolvable);

@@ -318,7 +318,11 @@ fn layout_stopped(kind: LimitKind, started: Instant) -> SearchError {
         elapsed: started.elapsed(),
         ..Stats::default()
     };
-    SearchError::Limit(LimitExceeded { kind, stats })
+    SearchError::Limit(LimitExceeded {
+        kind,
+        stats,
+        laying_out: true,
+    })
 }
 
 /// `outcome`'s stats (of an answer, or of the limit that stopped it) with `before` added (the
@@ -337,8 +341,8 @@ fn counted_from(
     match outcome {
         Ok((s, stats)) => Ok((s, count(stats))),
         Err(SearchError::Limit(l)) => Err(SearchError::Limit(LimitExceeded {
-            kind: l.kind,
             stats: count(l.stats),
+            ..l
         })),
         Err(e) => Err(e),
     }
@@ -819,8 +823,8 @@ impl Solver {
         let (mut r, back) = self.engine_job(board, job).map_err(|e| match e {
             SolveError::Search(SearchError::Limit(l)) => {
                 SolveError::Search(SearchError::Limit(LimitExceeded {
-                    kind: l.kind,
                     stats: with_layout(l.stats),
+                    ..l
                 }))
             }
             other => other,
@@ -1232,7 +1236,20 @@ mod tests {
         let board = set.goal().clone();
         match solver.search_subtrees(&board, &[Vec::new()], 40, &cancelled) {
             Err(SolveError::Search(SearchError::Limit(l))) => {
-                assert_eq!((l.kind, l.stats.expanded), (LimitKind::Cancelled, 0))
+                assert_eq!((l.kind, l.stats.expanded), (LimitKind::Cancelled, 0));
+                assert!(l.laying_out && l.to_string().contains("laying its tables out"));
+            }
+            other => panic!("{other:?}"),
+        }
+        // A search stopped before its layout says nothing of it.
+        let mut far = set.goal().clone();
+        for m in [Move::Left, Move::Up, Move::Left, Move::Up, Move::Right] {
+            far.apply(m);
+        }
+        match solver.solve_within(&far, &cancelled) {
+            Err(SolveError::Search(SearchError::Limit(l))) => {
+                assert!(l.kind == LimitKind::Cancelled && !l.laying_out);
+                assert!(!l.to_string().contains("laying"));
             }
             other => panic!("{other:?}"),
         }
