@@ -1115,6 +1115,77 @@ fn an_interrupted_batch_keeps_its_finished_answers() {
     }
 }
 
+/// A board whose solver is made after the answers before it are out (its databases loaded
+/// on the thread that writes the answers) is searched there too; an interrupt still stops
+/// that search at once (it used to run to the end, minutes here).
+#[test]
+fn an_interrupt_stops_a_search_left_for_after_the_earlier_answers() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("interrupted-later");
+    let d = dir.to_str().unwrap();
+    let o = npuzzle(
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "4x4",
+            "--partition",
+            "5-5-5",
+            "--pdb-dir",
+            d,
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Two 3x3 boards (a line each), then an 80-move 15-puzzle that 5-5-5 takes minutes over.
+    let hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
+    let path = dir.join("later.txt");
+    std::fs::write(
+        &path,
+        format!("2 3 4 1 5 x 7 6 8\n8 6 7 2 5 4 3 x 1\n{hard}\n"),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args([
+            "solve",
+            "--threads",
+            "1",
+            "--heuristic",
+            "pdb",
+            "--pdb-dir",
+            d,
+        ])
+        .arg(&path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    for _ in 0..2 {
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        assert!(!line.trim().is_empty(), "{line:?}");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    // SAFETY: signalling our own child process.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let signalled = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if signalled.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("still searching 20 s after the interrupt");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8(done.stderr).unwrap();
+    assert_eq!(done.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("1 board(s) read were left unanswered"),
+        "{err}"
+    );
+}
+
 /// `pdb verify` checks what loading checks and everything named like a database; `pdb build`
 /// fails when it cannot keep what it builds.
 #[test]

@@ -1146,6 +1146,23 @@ impl<S: Sink> ChunkRun<'_, S> {
         })
     }
 
+    /// `later`'s limits for a search on the emitting thread (a board left for later): the
+    /// chunk's stop flag is set by this thread, which is then busy searching, so the batch's
+    /// interrupt flag cancels it instead, where there is one.
+    fn here(&self, later: &Searching) -> Searching {
+        let own = self.solvers.template.limits_ref().cancel.is_some();
+        Searching {
+            one_core: later.one_core,
+            limits: Limits {
+                cancel: match &self.solvers.interrupt {
+                    Some(flag) if !own => Some(flag.clone()),
+                    _ => later.limits.cancel.clone(),
+                },
+                ..later.limits.clone()
+            },
+        }
+    }
+
     /// Emits the tasks' parts in task order as they arrive; a board left for later is
     /// answered here, after its shape's solver is made, in its place.
     fn emit_in_order(
@@ -1234,7 +1251,7 @@ impl<S: Sink> ChunkRun<'_, S> {
                             }
                             let mut piece = self.sink.piece(self.format);
                             let mut totals = Summary::default();
-                            if !self.reply(&mut piece, &mut totals, &p, later) {
+                            if !self.reply(&mut piece, &mut totals, &p, &self.here(later)) {
                                 // Interrupted while its solver was made or its search ran:
                                 // no line for it, and none after it.
                                 summary.interrupted = true;
