@@ -6,7 +6,7 @@ use clap::Args;
 use npuzzle_web::ServerConfig;
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Arguments of `npuzzle serve`.
 #[derive(Args, Debug)]
@@ -52,45 +52,73 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     if !(args.budget.is_finite() && args.budget > 0.0) {
         anyhow::bail!("--budget must be a positive number of seconds");
     }
-    // The port first: a taken one is reported before any database is built.
-    let bound = std::net::TcpListener::bind(args.addr)
-        .with_context(|| format!("cannot listen on {}", args.addr))?;
-    bound
-        .set_nonblocking(true)
-        .context("cannot set up the listening socket")?;
-    // Which databases to keep loaded is the library's decision (see `PdbSource::for_service`).
-    let (pdbs, tables) = if args.no_pdb {
-        (Vec::new(), Vec::new())
-    } else {
-        let source = args.pdb.source(npuzzle::Use::Service);
-        (
-            source.for_service().context("pattern databases")?,
-            source.tables_for_service(),
-        )
-    };
-    let config = ServerConfig {
-        solve_budget: Duration::from_secs_f64(args.budget.min(3600.0)),
-        heavy_solves: args.heavy as usize,
-        search_memory: args.max_memory << 20,
-        max_connections: args.max_connections as usize,
-        pdbs,
-        tables,
-        log_requests: !args.quiet,
-        ..ServerConfig::default()
-    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(bound)
-            .with_context(|| format!("cannot listen on {}", args.addr))?;
-        let addr = listener.local_addr()?;
-        eprintln!("npuzzle: serving http://{addr}/ (Ctrl-C stops)");
-        let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
+        // The address first: a taken one is reported before any database is loaded or built.
+        // It listens only once they are loaded, so that a client meanwhile is refused at once
+        // instead of waiting unanswered.
+        let cannot = || format!("cannot listen on {}", args.addr);
+        let socket = match args.addr {
+            SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+            SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+        }
+        .with_context(cannot)?;
+        socket.set_reuseaddr(true).with_context(cannot)?;
+        socket.bind(args.addr).with_context(cannot)?;
+        let bound = socket.local_addr().with_context(cannot)?;
+        let loading = Instant::now();
+        // Which databases to keep loaded is the library's decision (see
+        // `PdbSource::for_service`).
+        let (pdbs, tables) = if args.no_pdb {
+            (Vec::new(), Vec::new())
+        } else {
+            let when = "takes connections once they are loaded";
+            eprintln!("npuzzle: loading the pattern databases; {bound} {when}");
+            let source = args.pdb.source(npuzzle::Use::Service);
+            tokio::task::block_in_place(|| {
+                anyhow::Ok((
+                    source.for_service().context("pattern databases")?,
+                    source.tables_for_service(),
+                ))
+            })?
+        };
+        let config = ServerConfig {
+            solve_budget: Duration::from_secs_f64(args.budget.min(3600.0)),
+            heavy_solves: args.heavy as usize,
+            search_memory: args.max_memory << 20,
+            max_connections: args.max_connections as usize,
+            pdbs,
+            tables,
+            log_requests: !args.quiet,
+            ..ServerConfig::default()
+        };
+        // Installed before the first connection is taken (a signal that came before would
+        // end the process without the graceful shutdown); SIGTERM shuts down as Ctrl-C does.
+        use tokio::signal::unix::{SignalKind, signal};
+        let handler = |kind| signal(kind).context("installing the signal handlers");
+        let mut interrupt = handler(SignalKind::interrupt())?;
+        let mut terminate = handler(SignalKind::terminate())?;
+        let shutdown = async move {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
             eprintln!("npuzzle: shutting down");
         };
+        let listener = socket.listen(1024).with_context(cannot)?;
+        let addr = listener.local_addr()?;
+        let loaded = if args.no_pdb {
+            String::new()
+        } else {
+            format!(
+                "; databases loaded in {:.1} s",
+                loading.elapsed().as_secs_f64()
+            )
+        };
+        eprintln!("npuzzle: serving http://{addr}/ (Ctrl-C stops{loaded})");
         npuzzle_web::serve(listener, config, shutdown)
             .await
             .context("server failed")

@@ -858,6 +858,54 @@ fn serve_reports_a_taken_port_before_building() {
     assert!(!dir.exists());
 }
 
+/// While its databases load (here: 4x4's 6-6-3, built at start-up), the server refuses
+/// connections instead of leaving them unanswered; then it answers.
+#[test]
+fn serve_refuses_connections_until_its_databases_are_loaded() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("serve-loading");
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut server = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+        .args(["serve", "--quiet", "--addr", "127.0.0.1:0", "--pdb-dir"])
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut log = BufReader::new(server.stderr.take().unwrap()).lines();
+    let mut line = |what: &str| loop {
+        let l = log.next().expect("the server's log ended").unwrap();
+        if l.contains(what) {
+            return l;
+        }
+    };
+    let loading = line("loading the pattern databases");
+    let addr = loading
+        .split("; ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("no address in {loading:?}"))
+        .to_string();
+    // The build takes seconds: the port is bound but not listening yet.
+    let early = TcpStream::connect(&addr).map(|_| ()).map_err(|e| e.kind());
+    assert_eq!(early, Err(std::io::ErrorKind::ConnectionRefused));
+    let serving = line("serving http://");
+    assert!(serving.contains(&addr), "{serving}");
+    let mut c = TcpStream::connect(&addr).unwrap();
+    c.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut reply = String::new();
+    c.read_to_string(&mut reply).unwrap();
+    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+    // SAFETY: signalling our own child process.
+    assert_eq!(unsafe { libc::kill(server.id() as i32, libc::SIGINT) }, 0);
+    let status = server.wait().unwrap();
+    let rest: Vec<String> = log.map_while(Result::ok).collect();
+    assert!(status.success(), "{status:?} {rest:?}");
+}
+
 /// A request body cut off by its connection closing is answered `incomplete_body` (read by a
 /// client that closed only its sending side) and logged as cut off, not as a bare 400; a
 /// malformed body is still a 400 `bad_json`.
