@@ -326,6 +326,10 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
     if t.unreadable > 0 {
         summary += &format!(", {} not checked (the puzzle is not a board)", t.unreadable);
     }
+    let layout = input_errors.saturating_sub(t.unreadable);
+    if layout > 0 {
+        summary += &format!("; {layout} problem(s) with the input's layout (said above)");
+    }
     if json {
         eprintln!("npuzzle: {summary}");
     } else {

@@ -109,7 +109,14 @@ impl Verdict {
                 format!("no answer (the solver marked this board `{NO_ANSWER}`)"),
             );
         }
-        if answer.eq_ignore_ascii_case("unsolvable") {
+        if answer.eq_ignore_ascii_case("unsolvable") && answer != "unsolvable" {
+            return invalid(
+                Finding::NotMoves,
+                None,
+                format!("`{answer}`: a judge expects `unsolvable`, in lowercase"),
+            );
+        }
+        if answer == "unsolvable" {
             return if solvable {
                 invalid(
                     Finding::WronglyUnsolvable,
@@ -127,10 +134,42 @@ impl Verdict {
                 }
             };
         }
+        // A judge compares letters exactly: lowercase, one word.
+        if let Some((i, c)) = answer
+            .chars()
+            .enumerate()
+            .find(|&(_, c)| !matches!(c, 'u' | 'd' | 'l' | 'r'))
+        {
+            let why = match c {
+                'U' | 'D' | 'L' | 'R' => format!(
+                    "`{c}` at column {}: a judge expects the blank's moves in lowercase u, d, l, r \
+                     (uppercase letters are the speed-solvers' tile moves, the other way round)",
+                    i + 1
+                ),
+                c if c.is_whitespace() => format!(
+                    "a space at column {}: a judge expects the moves as one word",
+                    i + 1
+                ),
+                _ => match Solution::from_letters(answer) {
+                    Err(e) => e.to_string(),
+                    Ok(_) => format!("`{c}` at column {} is not a move letter", i + 1),
+                },
+            };
+            return invalid(Finding::NotMoves, None, why);
+        }
         let solution = match Solution::from_letters(answer) {
             Ok(s) => s,
             Err(e) => return invalid(Finding::NotMoves, None, e.to_string()),
         };
+        if !solvable {
+            return invalid(
+                Finding::MissesGoal,
+                Some(solution.len()),
+                "the board cannot reach the goal (its permutation parity is the other one): \
+                 the answer is `unsolvable`"
+                    .into(),
+            );
+        }
         let length = solution.len();
         if let Err(e) = solution.verify(board, goal) {
             let finding = match e {
@@ -209,13 +248,24 @@ mod tests {
                 Finding::Unsolvable,
                 None,
             ),
+            // A judge compares exactly: other cases, and spaces, are not accepted.
             (
                 "2 1 3 4 5 6 7 8 x",
                 "UNSOLVABLE",
-                true,
-                Finding::Unsolvable,
+                false,
+                Finding::NotMoves,
                 None,
             ),
+            (start, "ULLDDRURDLLURDRULDR", false, Finding::NotMoves, None),
+            (
+                start,
+                "ulldd rurdllurdruldr",
+                false,
+                Finding::NotMoves,
+                None,
+            ),
+            // Moves for a board that cannot reach the goal (here none: an empty line).
+            ("2 1 3 4 5 6 7 8 x", "", false, Finding::MissesGoal, Some(0)),
             ("1 2 3 4 5 6 7 8 x", "", true, Finding::Optimal, Some(0)),
         ];
         for (board, answer, valid, finding, length) in cases {
@@ -229,6 +279,11 @@ mod tests {
         }
         let v = judge(start, "ullddrurdllurdruldrlr");
         assert_eq!((v.optimal_length, v.optimal), (Some(19), Some(false)));
+        let say = |board, answer| judge(board, answer).message;
+        assert!(say(start, "ullDd").contains("`D` at column 4"));
+        assert!(say(start, "ul ld").contains("space at column 3"));
+        assert!(say("2 1 3 4 5 6 7 8 x", "").contains("the answer is `unsolvable`"));
+        assert!(say("2 1 3 4 5 6 7 8 x", "Unsolvable").contains("in lowercase"));
         assert!(v.message.contains("the optimum is 19"), "{}", v.message);
     }
 
