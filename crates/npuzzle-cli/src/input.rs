@@ -104,14 +104,20 @@ where
     T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
 {
     move |text: &str| {
-        let v: T = text
-            .trim()
-            .parse()
-            .map_err(|_| format!("`{text}` is not a whole number"))?;
+        let range = |shown: &str| format!("{shown} is not between {min} and {max}");
+        let digits = text.trim().trim_start_matches(['+', '-']);
+        let v: T = text.trim().parse().map_err(|_| {
+            // Digits too many for the type are out of range all the same.
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                range(text.trim())
+            } else {
+                format!("`{text}` is not a whole number")
+            }
+        })?;
         if (min..=max).contains(&v) {
             Ok(v)
         } else {
-            Err(format!("{v} is not between {min} and {max}"))
+            Err(range(&v.to_string()))
         }
     }
 }

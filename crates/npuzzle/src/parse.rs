@@ -39,7 +39,10 @@ pub enum ParseErrorKind {
         column: usize,
     },
     /// A number too large for any board.
-    #[error("tile `{token}` at column {column} is out of range")]
+    #[error(
+        "tile `{token}` at column {column} is out of range (no board has a tile above {})",
+        MAX_CELLS - 1
+    )]
     TileTooLarge {
         /// The token (shortened if very long).
         token: String,
@@ -210,9 +213,16 @@ impl TileCollector {
                     self.tiles.push(t);
                 }
                 Token::TooLarge => {
-                    let kind = ParseErrorKind::TileTooLarge {
-                        token: shorten(tok),
-                        column: offset + 1,
+                    // So large a number, among more tokens than any board has cells, is a
+                    // board too large, not one wrong tile.
+                    let rest = tokens(&text[offset..]).take(MAX_CELLS + 1).count();
+                    let kind = if self.tiles.len() + rest > MAX_CELLS {
+                        ParseErrorKind::TooManyTiles
+                    } else {
+                        ParseErrorKind::TileTooLarge {
+                            token: shorten(tok),
+                            column: offset + 1,
+                        }
                     };
                     self.fail(line, kind);
                     return;
@@ -325,6 +335,13 @@ mod tests {
         assert!(e.to_string().starts_with("line 2: `y` at column 5"));
         let e = Board::parse("1 2 3 4 5 6 7 8 99999999999").unwrap_err();
         assert!(matches!(e.kind, ParseErrorKind::TileTooLarge { .. }));
+        // A board past every size on one line, its tiles shuffled: too many tiles, not one
+        // wrong tile (the first one past 65535 comes early).
+        let huge: Vec<String> = (0..70_000u32)
+            .map(|t| ((t * 7919) % 70_000).to_string())
+            .collect();
+        let e = Board::parse(&huge.join(" ")).unwrap_err();
+        assert_eq!(e.kind, ParseErrorKind::TooManyTiles, "{e}");
         // A board's problem with one tile names that tile's line (the later of two tiles);
         // one with the whole board, its first line.
         for (text, line) in [
