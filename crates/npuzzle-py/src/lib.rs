@@ -619,12 +619,18 @@ struct Batch {
     errors: Vec<Option<String>>,
 }
 
+/// Why a batch refuses a lone string: iterated, it would be one board per character.
+const NOT_ONE_BOARD: &str = "boards must be an iterable of boards, not one board's string (solve() answers one board; or pass [board])";
+
 fn batch_of(py: Python<'_>, boards: &Bound<'_, PyAny>) -> PyResult<Batch> {
     let mut b = Batch {
         lines: Vec::new(),
         boards: Vec::new(),
         errors: Vec::new(),
     };
+    if boards.is_instance_of::<PyString>() || boards.is_instance_of::<pyo3::types::PyBytes>() {
+        return Err(PyTypeError::new_err(NOT_ONE_BOARD));
+    }
     for item in boards.try_iter()? {
         let item = item?;
         let error = if let Ok(s) = item.cast::<PyString>() {
@@ -1439,12 +1445,14 @@ impl CheckResult {
 
     fn __repr__(&self) -> String {
         let v = &self.verdict;
+        // As Python writes the values (None, True, False).
+        let py_bool = |b: bool| if b { "True" } else { "False" };
+        let length = v.length.map_or("None".to_string(), |l| l.to_string());
         format!(
-            "CheckResult(valid={}, finding={:?}, length={:?}, optimal={:?}, message={:?})",
-            if v.valid { "True" } else { "False" },
+            "CheckResult(valid={}, finding={:?}, length={length}, optimal={}, message={:?})",
+            py_bool(v.valid),
             v.finding.name(),
-            v.length,
-            v.optimal,
+            v.optimal.map_or("None", py_bool),
             v.message
         )
     }
@@ -1678,5 +1686,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(explore, m)?)?;
     m.add_function(wrap_pyfunction!(cached_solver, m)?)?;
     m.add_function(wrap_pyfunction!(make_solver, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("_NOT_ONE_BOARD", NOT_ONE_BOARD)?;
     Ok(())
 }

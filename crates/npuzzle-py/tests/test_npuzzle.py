@@ -407,6 +407,20 @@ def test_other_bad_values_and_wrong_types():
     for options in (dict(algorithm=None), dict(max_nodes="many"), dict(timeout="soon")):
         with pytest.raises(TypeError):
             npuzzle.solve("2 3 4 1 5 x 7 6 8", **options)
+    # One board's string where a batch is wanted (iterated, a board per character).
+    for batch in (npuzzle.solve_many, npuzzle.lengths, npuzzle.Solver(3).solve_many):
+        with pytest.raises(TypeError, match="not one board's string"):
+            batch("2 3 4 1 5 x 7 6 8")
+
+
+def test_the_package_shows_its_own_names_and_python_values():
+    assert npuzzle.__version__.count(".") == 2
+    names = dir(npuzzle)
+    assert "solve" in names and "__version__" in names
+    assert not {"Optional", "Union", "logging", "numbers"} & set(names)
+    r = repr(npuzzle.check("2 3 4 1 5 x 7 6 8", "u"))
+    assert "length=1" in r and "optimal=False" in r and "Some(" not in r, r
+    assert "length=None" in repr(npuzzle.check("2 3 4 1 5 x 7 6 8", "hello"))
 
 
 def test_explore_reports_a_whole_state_space():

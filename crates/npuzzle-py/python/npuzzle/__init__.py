@@ -47,6 +47,8 @@ from ._npuzzle import (
     cached_solver as _cached_solver,
     distance_table_bytes as _distance_table_bytes,
     explore as _explore,
+    _NOT_ONE_BOARD,
+    __version__,
     is_solvable as _is_solvable,
     make_solver as _make_solver,
     rank as _rank,
@@ -98,6 +100,11 @@ __all__ = [
     "solve_many",
     "solver",
 ]
+
+def __dir__() -> List[str]:
+    """The package's own names (not what it imports for itself)."""
+    return sorted(set(__all__) | {"__version__"})
+
 
 Board = Union[str, Sequence[int]]
 Size = Union[str, int, Tuple[int, int]]
@@ -219,6 +226,14 @@ def solve(
     return s.solve(board)
 
 
+def _board_list(boards: Iterable[Board]) -> list:
+    """``boards`` as a list; a lone string or bytes (one board, which would be iterated
+    character by character) raises ``TypeError``."""
+    if isinstance(boards, (str, bytes)):
+        raise TypeError(_NOT_ONE_BOARD)
+    return list(boards)
+
+
 def solve_many(
     boards: Iterable[Board],
     *,
@@ -242,7 +257,7 @@ def solve_many(
     ``Failure`` (``.index``, ``.kind``, ``.message``) in its place and the batch goes on.
     Every board must have the same size: ``size``, or else the first board's (square) size.
     """
-    boards = list(boards)
+    boards = _board_list(boards)
     if not boards:
         return []
     batch_size = _batch_size(boards, size, errors)
@@ -281,7 +296,7 @@ def lengths(
 
     if errors not in ("raise", "return"):
         raise ValueError(f'errors must be "raise" or "return", not {errors!r}')
-    boards = list(boards)
+    boards = _board_list(boards)
     if not boards:
         return np.zeros(0, dtype=np.int32)
     batch_size = _batch_size(boards, size, errors)

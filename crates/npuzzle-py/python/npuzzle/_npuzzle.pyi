@@ -9,6 +9,9 @@ Size = Union[str, int, Tuple[int, int]]
 # What ``Solver.search_subtrees`` returns: (moves, next bound, expanded, generated, nearest).
 SubtreeResult = Tuple[Optional[str], Optional[int], int, int, List[Optional[int]]]
 
+__version__: str
+_NOT_ONE_BOARD: str
+
 class SearchLimitError(RuntimeError):
     """A search stopped at its time or node limit (or was cancelled) before an answer."""
 

@@ -111,7 +111,7 @@ def solve_many(
         return _solve_dataset(
             boards, _options(size, goal, algorithm, heuristic, pdb_dir, partition, build,
                              timeout, max_nodes, effort), batch_size)
-    items = [_plain(b) for b in boards]
+    items = [_plain(b) for b in npuzzle._board_list(boards)]
     if not items:
         return []
     size = npuzzle._batch_size(items, size, errors)
