@@ -126,8 +126,8 @@ pub async fn method_not_allowed() -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
         "method_not_allowed",
-        "this endpoint does not take that method (the API's POST endpoints are /api/solve and \
-         /api/check; the rest are GET)",
+        "this endpoint does not take that method (the API's POST endpoints are /api/solve, \
+         /api/check and /api/board; the rest are GET)",
     )
 }
 
@@ -138,6 +138,7 @@ pub async fn health() -> Json<serde_json::Value> {
 
 /// Query of `GET /api/scramble`.
 #[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ScrambleQuery {
     width: Option<usize>,
     height: Option<usize>,
@@ -148,7 +149,18 @@ pub async fn scramble(
     State(state): State<Arc<AppState>>,
     query: Result<Query<ScrambleQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let Query(q) = query.map_err(|e| ApiError::bad("bad_query", e.body_text()))?;
+    let Query(q) = query.map_err(|e| {
+        let why = match &e {
+            axum::extract::rejection::QueryRejection::FailedToDeserializeQueryString(inner) => {
+                readable(&std::error::Error::source(inner).map_or(e.body_text(), |c| c.to_string()))
+            }
+            _ => e.body_text(),
+        };
+        ApiError::bad(
+            "bad_query",
+            format!("the query takes width and height, whole numbers ({why})"),
+        )
+    })?;
     let shape = shape_of(&state, q.width.unwrap_or(3), q.height.unwrap_or(3))?;
     let goal = Board::goal(shape);
     let board = npuzzle::random::random_solvable(&goal, &mut rand::rng());
@@ -161,10 +173,10 @@ pub async fn scramble(
 
 fn shape_of(state: &AppState, width: usize, height: usize) -> Result<Shape, ApiError> {
     let max = state.config.max_side;
-    if width > max || height > max {
+    if !(2..=max).contains(&width) || !(2..=max).contains(&height) {
         return Err(ApiError::bad(
             "bad_size",
-            format!("boards up to {max}x{max} are served"),
+            format!("boards of 2x2 up to {max}x{max} are served (not {width}x{height})"),
         ));
     }
     Shape::new(width, height).map_err(|e| ApiError::bad("bad_size", e.to_string()))
@@ -272,7 +284,32 @@ async fn read_json<T: for<'de> Deserialize<'de>>(
             ));
         }
     };
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad("bad_json", e.to_string()))
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad("bad_json", readable(&e.to_string())))
+}
+
+/// A deserializer's message with the server's own type names said in JSON's words
+/// (`expected usize` → `expected a whole number`, `struct SolveRequest` → `a JSON object`).
+fn readable(message: &str) -> String {
+    let mut out = message
+        .replace("expected usize", "expected a whole number")
+        .replace("expected u64", "expected a whole number")
+        .replace("expected u32", "expected a whole number");
+    while let Some(at) = out.find("struct ") {
+        // `struct Name` or `struct Name with N elements`: the request is a JSON object.
+        let rest = &out[at + "struct ".len()..];
+        let name_end = rest
+            .find(|c: char| !c.is_alphanumeric())
+            .unwrap_or(rest.len());
+        let mut end = at + "struct ".len() + name_end;
+        let tail = &out[end..];
+        if let Some(after) = tail.strip_prefix(" with ")
+            && let Some(n) = after.find(" elements")
+        {
+            end += " with ".len() + n + " elements".len();
+        }
+        out.replace_range(at..end, "a JSON object");
+    }
+    out
 }
 
 /// Reads a board of a request by the library's rules, of the given size (both sides, or

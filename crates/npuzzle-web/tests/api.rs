@@ -270,6 +270,34 @@ async fn errors_are_json_with_the_right_status() {
     assert_eq!(v["error"], "too_large");
     let (code, v) = s.get("/api/scramble?width=99&height=2").await;
     assert_eq!((code, v["error"].as_str()), (400, Some("bad_size")));
+    let (code, v) = s.get("/api/scramble?width=0&height=0").await;
+    assert_eq!((code, v["error"].as_str()), (400, Some("bad_size")));
+    assert!(
+        v["message"].as_str().unwrap().contains("up to 16x16"),
+        "{v}"
+    );
+    // An unknown or malformed query is said so, in the API's words, not ignored.
+    for query in ["size=4x4", "width=abc"] {
+        let (code, v) = s.get(&format!("/api/scramble?{query}")).await;
+        assert_eq!((code, v["error"].as_str()), (400, Some("bad_query")), "{v}");
+        assert!(
+            !v["message"].as_str().unwrap().contains("deserialize"),
+            "{v}"
+        );
+    }
+    // Messages name JSON's types, not the server's.
+    for body in [
+        json!([]),
+        json!({"board": "1 2 3 4 5 6 7 8 x", "width": 3.5}),
+    ] {
+        let (code, v) = s.post("/api/solve", body).await;
+        let message = v["message"].as_str().unwrap();
+        assert_eq!((code, v["error"].as_str()), (400, Some("bad_json")), "{v}");
+        assert!(
+            !message.contains("struct") && !message.contains("usize"),
+            "{v}"
+        );
+    }
     let (code, v) = s.get("/api/nothing").await;
     assert_eq!((code, v["error"].as_str()), (404, Some("not_found")));
     let (code, v) = s.get("/api/solve").await;
@@ -277,6 +305,9 @@ async fn errors_are_json_with_the_right_status() {
         (code, v["error"].as_str()),
         (405, Some("method_not_allowed"))
     );
+    let (code, v) = s.get("/api/board").await;
+    assert_eq!(code, 405);
+    assert!(v["message"].as_str().unwrap().contains("/api/board"), "{v}");
     // An unsolvable claim is answered with the same fields as any other check.
     let (_, moves) = s
         .post(
