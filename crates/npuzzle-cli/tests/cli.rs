@@ -1163,12 +1163,15 @@ fn an_interrupted_batch_keeps_its_finished_answers() {
     }
 }
 
-/// A board whose solver is made after the answers before it are out (its databases loaded
-/// on the thread that writes the answers) is searched there too; an interrupt still stops
-/// that search at once (it used to run to the end, minutes here).
+/// Searches that run on the thread that writes the answers (so that nothing else is left to
+/// cancel them) still stop at an interrupt: a board whose solver is made after the answers
+/// before it are out (its databases loaded on that thread), and a board of another shape
+/// among one-board-per-line table boards (such a chunk is answered whole on that thread).
+/// Both used to search to the end, minutes here.
 #[test]
-fn an_interrupt_stops_a_search_left_for_after_the_earlier_answers() {
+fn an_interrupt_stops_a_search_on_the_thread_that_writes_the_answers() {
     use std::io::{BufRead, BufReader};
+    use std::time::{Duration, Instant};
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("interrupted-later");
     let d = dir.to_str().unwrap();
     let o = npuzzle(
@@ -1185,53 +1188,62 @@ fn an_interrupt_stops_a_search_left_for_after_the_earlier_answers() {
         "",
     );
     assert!(o.status.success(), "{}", stderr(&o));
-    // Two 3x3 boards (a line each), then an 80-move 15-puzzle that 5-5-5 takes minutes over.
+    // An 80-move 15-puzzle, which 5-5-5 takes minutes over.
     let hard = "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1";
-    let path = dir.join("later.txt");
-    std::fs::write(
-        &path,
-        format!("2 3 4 1 5 x 7 6 8\n8 6 7 2 5 4 3 x 1\n{hard}\n"),
-    )
-    .unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
-        .args([
-            "solve",
-            "--threads",
-            "1",
-            "--heuristic",
-            "pdb",
-            "--pdb-dir",
-            d,
-        ])
-        .arg(&path)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    for _ in 0..2 {
-        let mut line = String::new();
-        out.read_line(&mut line).unwrap();
-        assert!(!line.trim().is_empty(), "{line:?}");
-    }
-    std::thread::sleep(std::time::Duration::from_millis(500));
-    // SAFETY: signalling our own child process.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    let signalled = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if signalled.elapsed() > std::time::Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("still searching 20 s after the interrupt");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let done = child.wait_with_output().unwrap();
-    let err = String::from_utf8(done.stderr).unwrap();
-    assert_eq!(done.status.code(), Some(130), "{err}");
-    assert!(
-        err.contains("1 board(s) read were left unanswered"),
-        "{err}"
+    let three = "2 3 4 1 5 x 7 6 8\n";
+    let left_for_later = format!("{three}{three}{hard}\n");
+    let among_lines = format!(
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n{}{hard}\n{three}",
+        three.repeat(40)
     );
+    for input in [left_for_later, among_lines] {
+        let path = dir.join("later.txt");
+        std::fs::write(&path, &input).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_npuzzle"))
+            .args(["solve", "--threads", "1", "--pdb-dir", d])
+            .arg(&path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, notices) = std::sync::mpsc::channel::<String>();
+        let err = BufReader::new(child.stderr.take().unwrap());
+        let log = std::thread::spawn(move || {
+            let mut all = String::new();
+            for line in err.lines().map_while(Result::ok) {
+                let _ = tx.send(line.clone());
+                all += &line;
+                all += "\n";
+            }
+            all
+        });
+        // Its 4x4 solver is made (the notice says which databases), then it searches.
+        loop {
+            let notice = notices.recv_timeout(Duration::from_secs(20)).unwrap();
+            if notice.contains("using the 5-5-5") {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(300));
+        // SAFETY: signalling our own child process.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+        let signalled = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if signalled.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("still searching 20 s after the interrupt");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let done = child.wait_with_output().unwrap();
+        let err = log.join().unwrap();
+        assert_eq!(done.status.code(), Some(130), "{err}");
+        // Every board before the hard one answered, and none after it.
+        let answered = String::from_utf8(done.stdout).unwrap().lines().count();
+        let before = input.lines().position(|l| l == hard).unwrap();
+        assert_eq!(answered, before, "{err}");
+        assert!(err.contains("board(s) read were left unanswered"), "{err}");
+    }
 }
 
 /// `pdb verify` checks what loading checks and everything named like a database; `pdb build`

@@ -414,7 +414,7 @@ def test_other_bad_values_and_wrong_types():
 
 
 def test_the_package_shows_its_own_names_and_python_values():
-    assert npuzzle.__version__.count(".") == 2
+    assert isinstance(npuzzle.__version__, str) and npuzzle.__version__[0].isdigit()
     names = dir(npuzzle)
     assert "solve" in names and "__version__" in names
     assert not {"Optional", "Union", "logging", "numbers"} & set(names)

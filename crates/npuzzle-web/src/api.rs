@@ -288,27 +288,39 @@ async fn read_json<T: for<'de> Deserialize<'de>>(
 }
 
 /// A deserializer's message with the server's own type names said in JSON's words
-/// (`expected usize` → `expected a whole number`, `struct SolveRequest` → `a JSON object`).
+/// (`expected usize` → `expected a whole number`, `expected struct SolveRequest with 6
+/// elements` → `expected a JSON object`); only what follows `expected ` is rewritten, so a
+/// field name the client sent stays as sent.
 fn readable(message: &str) -> String {
-    let mut out = message
-        .replace("expected usize", "expected a whole number")
-        .replace("expected u64", "expected a whole number")
-        .replace("expected u32", "expected a whole number");
-    while let Some(at) = out.find("struct ") {
-        // `struct Name` or `struct Name with N elements`: the request is a JSON object.
-        let rest = &out[at + "struct ".len()..];
-        let name_end = rest
-            .find(|c: char| !c.is_alphanumeric())
-            .unwrap_or(rest.len());
-        let mut end = at + "struct ".len() + name_end;
-        let tail = &out[end..];
-        if let Some(after) = tail.strip_prefix(" with ")
-            && let Some(n) = after.find(" elements")
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("expected ") {
+        let after = &rest[at + "expected ".len()..];
+        out.push_str(&rest[..at + "expected ".len()]);
+        let (said, skip) = if let Some(t) = after.strip_prefix("struct ") {
+            // `struct Name`, perhaps `with N elements`.
+            let name = t.find(|c: char| !c.is_alphanumeric()).unwrap_or(t.len());
+            let tail = &t[name..];
+            let elements = tail
+                .strip_prefix(" with ")
+                .and_then(|w| {
+                    w.find(" elements")
+                        .map(|n| " with ".len() + n + " elements".len())
+                })
+                .unwrap_or(0);
+            ("a JSON object", "struct ".len() + name + elements)
+        } else if let Some(t) = ["usize", "u64", "u32"]
+            .iter()
+            .find(|t| after.starts_with(**t))
         {
-            end += " with ".len() + n + " elements".len();
-        }
-        out.replace_range(at..end, "a JSON object");
+            ("a whole number", t.len())
+        } else {
+            ("", 0)
+        };
+        out.push_str(said);
+        rest = &after[skip..];
     }
+    out.push_str(rest);
     out
 }
 
@@ -654,4 +666,32 @@ pub async fn check(
     })
     .await?;
     Ok(Json(verdict))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::readable;
+
+    #[test]
+    fn messages_name_json_types_and_keep_what_the_client_sent() {
+        let cases = [
+            (
+                "invalid length 0, expected struct SolveRequest with 6 elements at line 1 column 2",
+                "invalid length 0, expected a JSON object at line 1 column 2",
+            ),
+            (
+                "invalid type: floating point `3.5`, expected usize at line 1 column 40",
+                "invalid type: floating point `3.5`, expected a whole number at line 1 column 40",
+            ),
+            (
+                "unknown field `struct X`, expected one of `board`, `width`",
+                "unknown field `struct X`, expected one of `board`, `width`",
+            ),
+            ("expected struct CheckRequest", "expected a JSON object"),
+            ("", ""),
+        ];
+        for (serde, said) in cases {
+            assert_eq!(readable(serde), said);
+        }
+    }
 }

@@ -109,19 +109,18 @@ impl Verdict {
                 format!("no answer (the solver marked this board `{NO_ANSWER}`)"),
             );
         }
-        if answer.eq_ignore_ascii_case("unsolvable") && answer != "unsolvable" {
-            return invalid(
-                Finding::NotMoves,
-                None,
-                format!("`{answer}`: a judge expects `unsolvable`, in lowercase"),
-            );
-        }
-        if answer == "unsolvable" {
+        if answer.eq_ignore_ascii_case("unsolvable") {
             return if solvable {
                 invalid(
                     Finding::WronglyUnsolvable,
                     None,
-                    "`unsolvable`, but the board can reach the goal".into(),
+                    format!("`{answer}`, but the board can reach the goal"),
+                )
+            } else if answer != "unsolvable" {
+                invalid(
+                    Finding::NotMoves,
+                    None,
+                    format!("`{answer}`: a judge expects `unsolvable`, in lowercase"),
                 )
             } else {
                 Verdict {
@@ -279,12 +278,14 @@ mod tests {
         }
         let v = judge(start, "ullddrurdllurdruldrlr");
         assert_eq!((v.optimal_length, v.optimal), (Some(19), Some(false)));
+        assert!(v.message.contains("the optimum is 19"), "{}", v.message);
         let say = |board, answer| judge(board, answer).message;
         assert!(say(start, "ullDd").contains("`D` at column 4"));
         assert!(say(start, "ul ld").contains("space at column 3"));
         assert!(say("2 1 3 4 5 6 7 8 x", "").contains("the answer is `unsolvable`"));
         assert!(say("2 1 3 4 5 6 7 8 x", "Unsolvable").contains("in lowercase"));
-        assert!(v.message.contains("the optimum is 19"), "{}", v.message);
+        let v = judge(start, "UNSOLVABLE");
+        assert_eq!(v.finding, Finding::WronglyUnsolvable, "{v:?}");
     }
 
     #[test]

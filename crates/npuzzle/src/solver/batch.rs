@@ -1083,19 +1083,23 @@ impl<S: Sink> ChunkRun<'_, S> {
         // side share the stored-state cap.
         let threads = self.solvers.threads();
         // Should the answers no longer be wanted (the output closed), the chunk's searches
-        // stop (unless the caller cancels them by its own flag).
+        // stop (unless the caller cancels them by its own flag). A chunk of table boards is
+        // answered whole on this thread, which then cannot set the flag: its few searches
+        // (boards of another shape among the lines) take the interrupt flag instead.
         let stop = Arc::new(AtomicBool::new(false));
-        let with_stop = |mut limits: Limits| {
-            limits.cancel.get_or_insert_with(|| stop.clone());
-            limits
-        };
+        let watched = task == 1;
         let searching = Searching {
             one_core: searches >= ONE_CORE_SEARCHES * threads,
-            limits: with_stop(self.solvers.shared_limits(searches)),
+            limits: self.cancelled_by(self.solvers.shared_limits(searches), &stop, watched),
         };
         let later = Searching {
             one_core: true,
-            limits: with_stop(self.solvers.shared_limits(threads)),
+            limits: self.cancelled_by(self.solvers.shared_limits(threads), &stop, watched),
+        };
+        // A board left for later is searched on this thread too.
+        let here = Searching {
+            one_core: true,
+            limits: self.cancelled_by(self.solvers.shared_limits(threads), &stop, false),
         };
         let (tx, rx) = mpsc::channel::<Vec<Answered<S::Piece>>>();
         let work = |tx: mpsc::Sender<Vec<Answered<S::Piece>>>| {
@@ -1109,14 +1113,15 @@ impl<S: Sink> ChunkRun<'_, S> {
             })
         };
         if task > 1 {
-            // Table boards: the chunk takes milliseconds, answered whole and then written.
+            // Table boards: the chunk takes milliseconds (unless a line of another shape
+            // needs a search), answered whole and then written.
             work(tx);
-            return self.emit_in_order(rx, summary, emit, &later, &stop);
+            return self.emit_in_order(rx, summary, emit, &here, &stop);
         }
         // Searches: answered on the pool while this thread writes each answer as it comes.
         std::thread::scope(|scope| {
             scope.spawn(move || work(tx));
-            self.emit_in_order(rx, summary, emit, &later, &stop)
+            self.emit_in_order(rx, summary, emit, &here, &stop)
         })
     }
 
@@ -1146,25 +1151,22 @@ impl<S: Sink> ChunkRun<'_, S> {
         })
     }
 
-    /// `later`'s limits for a search on the emitting thread (a board left for later): the
-    /// chunk's stop flag is set by this thread, which is then busy searching, so the batch's
-    /// interrupt flag cancels it instead, where there is one.
-    fn here(&self, later: &Searching) -> Searching {
-        let own = self.solvers.template.limits_ref().cancel.is_some();
-        Searching {
-            one_core: later.one_core,
-            limits: Limits {
-                cancel: match &self.solvers.interrupt {
-                    Some(flag) if !own => Some(flag.clone()),
-                    _ => later.limits.cancel.clone(),
-                },
-                ..later.limits.clone()
-            },
+    /// `limits` with the flag that cancels a chunk's search: the caller's own, where it has
+    /// one; else the chunk's `stop`, which the emitting thread sets, when that thread is free
+    /// to (`watched`); else (the search runs on that thread, or holds it up) the batch's
+    /// interrupt flag, where there is one.
+    fn cancelled_by(&self, mut limits: Limits, stop: &Arc<AtomicBool>, watched: bool) -> Limits {
+        if limits.cancel.is_none() {
+            limits.cancel = Some(match &self.solvers.interrupt {
+                Some(flag) if !watched => flag.clone(),
+                _ => stop.clone(),
+            });
         }
+        limits
     }
 
     /// Emits the tasks' parts in task order as they arrive; a board left for later is
-    /// answered here, after its shape's solver is made, in its place.
+    /// answered here (under `later`), after its shape's solver is made, in its place.
     fn emit_in_order(
         &self,
         rx: mpsc::Receiver<Vec<Answered<S::Piece>>>,
@@ -1251,7 +1253,7 @@ impl<S: Sink> ChunkRun<'_, S> {
                             }
                             let mut piece = self.sink.piece(self.format);
                             let mut totals = Summary::default();
-                            if !self.reply(&mut piece, &mut totals, &p, &self.here(later)) {
+                            if !self.reply(&mut piece, &mut totals, &p, later) {
                                 // Interrupted while its solver was made or its search ran:
                                 // no line for it, and none after it.
                                 summary.interrupted = true;
