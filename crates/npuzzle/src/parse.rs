@@ -277,6 +277,27 @@ impl TileCollector {
         })
     }
 
+    /// When the tiles collected are several boards of `shape` (or of one square size), one
+    /// a line: how many lines, and the tiles of each. Says why a block of lines is no board
+    /// when the blank lines between boards were left out.
+    pub fn lines_each_a_board(&self, shape: Option<Shape>) -> Option<(usize, usize)> {
+        let n = self.line_starts.len();
+        if n < 2 || self.error.is_some() {
+            return None;
+        }
+        let k = self.tiles.len() / n;
+        let fits = match shape {
+            Some(s) => s.cells() == k,
+            None => k >= 4 && k.isqrt() * k.isqrt() == k,
+        };
+        let even = self
+            .line_starts
+            .iter()
+            .enumerate()
+            .all(|(i, &(start, _))| start == i * k);
+        (fits && even && n * k == self.tiles.len()).then_some((n, k))
+    }
+
     /// The line holding the `cell`-th tile collected.
     fn line_of(&self, cell: usize) -> Option<usize> {
         let after = self

@@ -526,7 +526,17 @@ impl<R: BufRead> JudgeReader<R> {
             return;
         }
         let line = self.collector.first_line();
-        let board = self.collector.finish(self.options.shape);
+        let mut board = self.collector.finish(self.options.shape);
+        if self.detected == Some(Format::Uva)
+            && let Err(e) = &mut board
+            && let Some((n, k)) = self.collector.lines_each_a_board(self.options.shape)
+        {
+            e.kind = ParseErrorKind::Format(format!(
+                "{}; its {n} lines hold {k} tiles each, a board a line: UVa datasets are \
+                 separated by blank lines",
+                e.kind
+            ));
+        }
         self.collector.clear();
         if self.detected == Some(Format::Uva)
             && let Some((n, at)) = self.declared
@@ -1008,6 +1018,20 @@ mod tests {
                 .unwrap_err()
                 .contains("declares 3 datasets but holds 1")
         );
+        // Datasets a line each, the blank lines between them left out: said so.
+        let (_, b) = boards("3\n2 3 4 1 5 x 7 6 8\n8 6 7 2 5 4 3 x 1\n1 2 3 4 5 6 7 8 x\n");
+        let e = b[0].as_ref().unwrap_err();
+        assert!(e.contains("its 3 lines hold 9 tiles each"), "{e}");
+        assert!(e.contains("separated by blank lines"), "{e}");
+        // Not for a block whose lines are rows, nor lines of different lengths.
+        for text in [
+            "1\n\n1 2 3\n4 5 6\n7 8\n",
+            "1\n\n1 2 3 4 5 6 7 8 x\n1 2 3 4\n",
+        ] {
+            let (_, b) = boards(text);
+            let e = b[0].as_ref().unwrap_err();
+            assert!(!e.contains("blank lines"), "{text:?}: {e}");
+        }
     }
 
     /// The three conventions read the same boards, with the same line numbers, whichever of
