@@ -1217,14 +1217,22 @@ fn an_interrupt_stops_a_search_on_the_thread_that_writes_the_answers() {
             }
             all
         });
-        // Its 4x4 solver is made (the notice says which databases), then it searches.
+        // Its 4x4 solver is made (the notice says which databases), then it searches (the
+        // second input: after the first line's answer and the 3x3 lines are handed over).
         loop {
-            let notice = notices.recv_timeout(Duration::from_secs(20)).unwrap();
-            if notice.contains("using the 5-5-5") {
-                break;
+            match notices.recv_timeout(Duration::from_secs(20)) {
+                Ok(notice) if notice.contains("using the 5-5-5") => break,
+                Ok(_) => {}
+                Err(e) => {
+                    let _ = child.kill();
+                    panic!(
+                        "no notice of the 5-5-5 databases ({e}): {}",
+                        log.join().unwrap()
+                    );
+                }
             }
         }
-        std::thread::sleep(Duration::from_millis(300));
+        std::thread::sleep(Duration::from_millis(1000));
         // SAFETY: signalling our own child process.
         assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
         let signalled = Instant::now();

@@ -289,39 +289,35 @@ async fn read_json<T: for<'de> Deserialize<'de>>(
 
 /// A deserializer's message with the server's own type names said in JSON's words
 /// (`expected usize` → `expected a whole number`, `expected struct SolveRequest with 6
-/// elements` → `expected a JSON object`); only what follows `expected ` is rewritten, so a
-/// field name the client sent stays as sent.
+/// elements` → `expected a JSON object`). Only the last `expected ` is serde's own (before
+/// `at line L column C`); what the client sent, quoted earlier, stays as sent.
 fn readable(message: &str) -> String {
-    let mut out = String::with_capacity(message.len());
-    let mut rest = message;
-    while let Some(at) = rest.find("expected ") {
-        let after = &rest[at + "expected ".len()..];
-        out.push_str(&rest[..at + "expected ".len()]);
-        let (said, skip) = if let Some(t) = after.strip_prefix("struct ") {
-            // `struct Name`, perhaps `with N elements`.
-            let name = t.find(|c: char| !c.is_alphanumeric()).unwrap_or(t.len());
-            let tail = &t[name..];
-            let elements = tail
-                .strip_prefix(" with ")
-                .and_then(|w| {
-                    w.find(" elements")
-                        .map(|n| " with ".len() + n + " elements".len())
-                })
-                .unwrap_or(0);
-            ("a JSON object", "struct ".len() + name + elements)
-        } else if let Some(t) = ["usize", "u64", "u32"]
-            .iter()
-            .find(|t| after.starts_with(**t))
-        {
-            ("a whole number", t.len())
-        } else {
-            ("", 0)
-        };
-        out.push_str(said);
-        rest = &after[skip..];
-    }
-    out.push_str(rest);
-    out
+    let Some(at) = message.rfind("expected ") else {
+        return message.to_string();
+    };
+    let (head, after) = message.split_at(at + "expected ".len());
+    let (said, skip) = if let Some(t) = after.strip_prefix("struct ") {
+        // `struct Name`, perhaps `with N elements`.
+        let name = t.find(|c: char| !c.is_alphanumeric()).unwrap_or(t.len());
+        let elements = t[name..]
+            .strip_prefix(" with ")
+            .and_then(|w| {
+                let digits = w.find(|c: char| !c.is_ascii_digit()).unwrap_or(w.len());
+                w[digits..]
+                    .starts_with(" elements")
+                    .then_some(" with ".len() + digits + " elements".len())
+            })
+            .unwrap_or(0);
+        ("a JSON object", "struct ".len() + name + elements)
+    } else if let Some(t) = ["usize", "u64", "u32"]
+        .iter()
+        .find(|t| after.starts_with(**t))
+    {
+        ("a whole number", t.len())
+    } else {
+        ("", 0)
+    };
+    format!("{head}{said}{}", &after[skip..])
 }
 
 /// Reads a board of a request by the library's rules, of the given size (both sides, or
@@ -688,6 +684,10 @@ mod tests {
                 "unknown field `struct X`, expected one of `board`, `width`",
             ),
             ("expected struct CheckRequest", "expected a JSON object"),
+            (
+                "invalid type: string \"expected usize\", expected usize at line 1 column 9",
+                "invalid type: string \"expected usize\", expected a whole number at line 1 column 9",
+            ),
             ("", ""),
         ];
         for (serde, said) in cases {

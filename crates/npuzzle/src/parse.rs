@@ -295,7 +295,24 @@ impl TileCollector {
             .iter()
             .enumerate()
             .all(|(i, &(start, _))| start == i * k);
-        (fits && even && n * k == self.tiles.len()).then_some((n, k))
+        if !(fits && even && n * k == self.tiles.len()) {
+            return None;
+        }
+        // Most lines a board alone: not the rows of one board (a 4x4 board's rows hold 4
+        // tiles each too, but tiles up to 15).
+        let mut seen = vec![false; k];
+        let whole = self
+            .tiles
+            .chunks(k)
+            .filter(|line| {
+                seen.fill(false);
+                line.iter().all(|&t| {
+                    let t = t as usize;
+                    t < k && !std::mem::replace(&mut seen[t], true)
+                })
+            })
+            .count();
+        (2 * whole >= n).then_some((n, k))
     }
 
     /// The line holding the `cell`-th tile collected.

@@ -1027,6 +1027,8 @@ mod tests {
         for text in [
             "1\n\n1 2 3\n4 5 6\n7 8\n",
             "1\n\n1 2 3 4 5 6 7 8 x\n1 2 3 4\n",
+            // A 4x4 board in rows (4 tiles a line, like 2x2 boards a line), one tile repeated.
+            "1\n\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 14 x\n",
         ] {
             let (_, b) = boards(text);
             let e = b[0].as_ref().unwrap_err();

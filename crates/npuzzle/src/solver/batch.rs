@@ -1092,11 +1092,8 @@ impl<S: Sink> ChunkRun<'_, S> {
             one_core: searches >= ONE_CORE_SEARCHES * threads,
             limits: self.cancelled_by(self.solvers.shared_limits(searches), &stop, watched),
         };
-        let later = Searching {
-            one_core: true,
-            limits: self.cancelled_by(self.solvers.shared_limits(threads), &stop, watched),
-        };
-        // A board left for later is searched on this thread too.
+        // A board left for later is searched on this thread, and so is a chunk of lines
+        // (table boards, answered whole here), whose odd boards may need a search.
         let here = Searching {
             one_core: true,
             limits: self.cancelled_by(self.solvers.shared_limits(threads), &stop, false),
@@ -1108,7 +1105,7 @@ impl<S: Sink> ChunkRun<'_, S> {
                     hand_over(puzzles, task, &tx, |t| self.puzzles(t, &searching))
                 }
                 Chunk::Lines(buf, lines) => {
-                    hand_over(lines, task, &tx, |t| self.lines(buf, t, &tables, &later))
+                    hand_over(lines, task, &tx, |t| self.lines(buf, t, &tables, &here))
                 }
             })
         };
@@ -1166,13 +1163,13 @@ impl<S: Sink> ChunkRun<'_, S> {
     }
 
     /// Emits the tasks' parts in task order as they arrive; a board left for later is
-    /// answered here (under `later`), after its shape's solver is made, in its place.
+    /// answered here (under `here`), after its shape's solver is made, in its place.
     fn emit_in_order(
         &self,
         rx: mpsc::Receiver<Vec<Answered<S::Piece>>>,
         summary: &mut Summary,
         emit: &mut impl Emit<S::Piece>,
-        later: &Searching,
+        here: &Searching,
         stop: &AtomicBool,
     ) -> Result<(), BatchError> {
         let mut waiting = BTreeMap::new();
@@ -1253,7 +1250,7 @@ impl<S: Sink> ChunkRun<'_, S> {
                             }
                             let mut piece = self.sink.piece(self.format);
                             let mut totals = Summary::default();
-                            if !self.reply(&mut piece, &mut totals, &p, later) {
+                            if !self.reply(&mut piece, &mut totals, &p, here) {
                                 // Interrupted while its solver was made or its search ran:
                                 // no line for it, and none after it.
                                 summary.interrupted = true;
