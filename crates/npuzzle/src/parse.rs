@@ -286,31 +286,24 @@ impl TileCollector {
             return None;
         }
         let k = self.tiles.len() / n;
-        let fits = match shape {
-            Some(s) => s.cells() == k,
-            None => k >= 4 && k.isqrt() * k.isqrt() == k,
+        let shape = match shape {
+            Some(s) => s,
+            None => Shape::new(k.isqrt(), k.isqrt()).ok()?,
         };
         let even = self
             .line_starts
             .iter()
             .enumerate()
             .all(|(i, &(start, _))| start == i * k);
-        if !(fits && even && n * k == self.tiles.len()) {
+        if shape.cells() != k || !even || n * k != self.tiles.len() {
             return None;
         }
         // Most lines a board alone: not the rows of one board (a 4x4 board's rows hold 4
         // tiles each too, but tiles up to 15).
-        let mut seen = vec![false; k];
         let whole = self
             .tiles
             .chunks(k)
-            .filter(|line| {
-                seen.fill(false);
-                line.iter().all(|&t| {
-                    let t = t as usize;
-                    t < k && !std::mem::replace(&mut seen[t], true)
-                })
-            })
+            .filter(|line| Board::new(shape, line).is_ok())
             .count();
         (2 * whole >= n).then_some((n, k))
     }

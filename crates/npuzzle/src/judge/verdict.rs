@@ -133,26 +133,25 @@ impl Verdict {
                 }
             };
         }
-        // A judge compares letters exactly: lowercase, one word.
+        // A judge compares letters exactly: lowercase, one word (`from_letters` below takes
+        // either case and spaces, and names any other character).
         if let Some((i, c)) = answer
             .chars()
             .enumerate()
             .find(|&(_, c)| !matches!(c, 'u' | 'd' | 'l' | 'r'))
+            && (c.is_whitespace() || matches!(c, 'U' | 'D' | 'L' | 'R'))
         {
-            let why = match c {
-                'U' | 'D' | 'L' | 'R' => format!(
+            let why = if c.is_whitespace() {
+                format!(
+                    "a space at column {}: a judge expects the moves as one word",
+                    i + 1
+                )
+            } else {
+                format!(
                     "`{c}` at column {}: a judge expects the blank's moves in lowercase u, d, l, r \
                      (uppercase letters are the speed-solvers' tile moves, the other way round)",
                     i + 1
-                ),
-                c if c.is_whitespace() => format!(
-                    "a space at column {}: a judge expects the moves as one word",
-                    i + 1
-                ),
-                _ => match Solution::from_letters(answer) {
-                    Err(e) => e.to_string(),
-                    Ok(_) => format!("`{c}` at column {} is not a move letter", i + 1),
-                },
+                )
             };
             return invalid(Finding::NotMoves, None, why);
         }
