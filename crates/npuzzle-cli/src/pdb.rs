@@ -344,8 +344,13 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             } else {
                 cache.files()
             };
+            // A directory named on the command line must exist; the default cache (or
+            // NPUZZLE_PDB_DIR) may not yet, before anything is built.
             let problem = match std::fs::metadata(cache.dir()) {
                 Ok(m) if !m.is_dir() => Some("not a directory".to_string()),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && pdb_dir.is_some() => {
+                    Some("no such directory".to_string())
+                }
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => Some(e.to_string()),
                 _ => None,
             };
@@ -354,7 +359,10 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
             if files.is_empty() {
-                println!("no pattern databases in {}", cache.dir().display());
+                println!(
+                    "no pattern databases in {} yet (`npuzzle pdb build --size 4x4` builds the 15-puzzle's, in seconds)",
+                    cache.dir().display()
+                );
                 return Ok(ExitCode::SUCCESS);
             }
             let mut damaged = 0;

@@ -541,6 +541,12 @@ fn pattern_database_workflow() {
     let dir = std::env::temp_dir().join(format!("npuzzle-pdb-cli-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
+    // A directory named on the command line that does not exist is an error, not an empty cache.
+    for action in ["info", "verify"] {
+        let o = npuzzle(&["pdb", action, "--pdb-dir", d], "");
+        assert_eq!(o.status.code(), Some(1), "{action}: {}", stdout(&o));
+        assert!(stderr(&o).contains("no such directory"), "{}", stderr(&o));
+    }
     let o = npuzzle(
         &["pdb", "build", "--partition", "5-5-5", "--pdb-dir", d],
         "",
