@@ -940,14 +940,16 @@ impl Solver {
             }
             limits.time_or_cancel(started).is_some()
         };
-        if let Some(set) = self.pdbs().filter(|s| s.positional_pending())
-            && !set.prepare_layout_until(&give_up)
-        {
-            report(true);
-            // The limit that stopped it still holds (time only passes, the flag stays set).
-            return Err(limits
-                .time_or_cancel(started)
-                .unwrap_or(LimitKind::Cancelled));
+        if let Some(set) = self.pdbs().filter(|s| s.positional_pending()) {
+            if !set.prepare_layout_until(&give_up) {
+                report(true);
+                // The limit that stopped it still holds (time only passes, the flag stays set).
+                return Err(limits
+                    .time_or_cancel(started)
+                    .unwrap_or(LimitKind::Cancelled));
+            }
+            // The layout's last report marks its end (a rate shown later counts from here).
+            report(false);
         }
         let offset = started.elapsed();
         Ok(Limits {
