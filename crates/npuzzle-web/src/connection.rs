@@ -34,6 +34,8 @@ pub enum HeadProblem {
     TooLong,
     /// Headers longer than [`crate::MAX_HEADER_BYTES`], or more than [`MAX_HEADERS`].
     HeadersTooLarge,
+    /// Part of a head came, but not the whole of it within the header timeout (these seconds).
+    TimedOut(Duration),
 }
 
 /// How the first request's head turned out.
@@ -42,7 +44,7 @@ pub enum Head {
     Ready(ClientIo),
     /// Wrong: answer with the JSON error and close.
     Rejected(TcpStream, HeadProblem),
-    /// Closed, or nothing complete within the timeout: just close.
+    /// Closed, or nothing at all within the timeout: just close.
     Gone,
 }
 
@@ -56,6 +58,11 @@ pub async fn read_head(mut stream: TcpStream, timeout: Duration, write_timeout: 
         let read = tokio::time::timeout_at(deadline, stream.read(&mut chunk)).await;
         let n = match read {
             Ok(Ok(n)) if n > 0 => n,
+            // A client that began a request and stalled is told why it is cut off; an idle
+            // connection (a browser's spare one) is closed without a word.
+            Err(_) if !buf.iter().all(u8::is_ascii_whitespace) => {
+                return Head::Rejected(stream, HeadProblem::TimedOut(timeout));
+            }
             _ => return Head::Gone,
         };
         buf.extend_from_slice(&chunk[..n]);
@@ -185,16 +192,24 @@ fn is_token(b: &u8) -> bool {
 /// Answers `problem` with its JSON error and closes the connection.
 pub async fn reject(mut stream: TcpStream, problem: HeadProblem) {
     let (status, code, message) = match problem {
-        HeadProblem::Malformed(what) => ("400 Bad Request", "bad_request", what),
+        HeadProblem::Malformed(what) => ("400 Bad Request", "bad_request", what.to_string()),
         HeadProblem::TooLong => (
             "414 URI Too Long",
             "uri_too_long",
-            "the request line is longer than 8 KiB",
+            "the request line is longer than 8 KiB".to_string(),
         ),
         HeadProblem::HeadersTooLarge => (
             "431 Request Header Fields Too Large",
             "headers_too_large",
-            "request headers are limited to 16 KiB and 96 lines",
+            "request headers are limited to 16 KiB and 96 lines".to_string(),
+        ),
+        HeadProblem::TimedOut(limit) => (
+            "408 Request Timeout",
+            "header_timeout",
+            format!(
+                "the request line and headers did not arrive within {} s",
+                limit.as_secs_f64()
+            ),
         ),
     };
     let body = serde_json::json!({ "error": code, "message": message }).to_string();
