@@ -124,6 +124,12 @@ pub fn run(args: ScrambleArgs) -> Result<ExitCode> {
     };
     let shape = options.fixed_shape()?.unwrap_or(Shape::new(3, 3)?);
     let goal = options.goals()?.for_shape(shape);
+    // A board's tile count alone names its size only when it is square.
+    if shape.width() != shape.height() && args.format != ScrambleFormat::Jsonl {
+        eprintln!(
+            "npuzzle: {shape} boards are read back with `npuzzle solve --size {shape}` (their tile count alone does not say their shape)"
+        );
+    }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
