@@ -48,10 +48,10 @@ pub enum Which {
     /// Answer N random 3×3 boards end to end (parse, solve, format) and check every answer.
     Eight {
         /// How many boards.
-        #[arg(long, default_value_t = 1_000_000)]
+        #[arg(long, default_value_t = 1_000_000, value_parser = crate::input::at_least(1u64, u64::MAX))]
         boards: u64,
         /// Random seed.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = crate::input::at_least(0u64, u64::MAX))]
         seed: u64,
         /// Only solvable boards (default: uniformly random, half unsolvable).
         #[arg(long)]
@@ -73,7 +73,7 @@ pub enum Which {
         #[arg(long, value_enum, default_value = "tree")]
         split: Split,
         /// Only the first N instances.
-        #[arg(long, default_value_t = 100)]
+        #[arg(long, default_value_t = 100, value_parser = crate::input::at_least(1usize, usize::MAX))]
         first: usize,
     },
     /// Korf and Felner's 50 24-puzzles solved optimally with IDA* over pattern databases
@@ -147,7 +147,7 @@ pub enum Which {
         #[arg(long, value_parser = crate::input::whole_number(1usize, 100_000))]
         boards: Option<usize>,
         /// Random seed.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = crate::input::at_least(0u64, u64::MAX))]
         seed: u64,
         /// Methods to compare.
         #[arg(long, value_enum, value_delimiter = ',', default_value = "near,large")]
@@ -181,7 +181,7 @@ pub enum Which {
     /// IDA* on Korf's 15-puzzles (blank-last form) whose optimum is at most --max-length.
     Search {
         /// Largest published optimum of the Korf instances to include.
-        #[arg(long, default_value_t = 50)]
+        #[arg(long, default_value_t = 50, value_parser = crate::input::at_least(0usize, usize::MAX))]
         max_length: usize,
         /// Algorithms for the Korf instances.
         #[arg(
@@ -200,10 +200,10 @@ pub enum Which {
         )]
         heuristics: Vec<HeuristicArg>,
         /// Stop a run after this many expanded states per instance.
-        #[arg(long, default_value_t = 2_000_000_000)]
+        #[arg(long, default_value_t = 2_000_000_000, value_parser = crate::input::at_least(1u64, u64::MAX))]
         max_nodes: u64,
         /// Most states A* may store per instance.
-        #[arg(long, default_value_t = 60_000_000)]
+        #[arg(long, default_value_t = 60_000_000, value_parser = crate::input::at_least(1u64, u64::MAX))]
         max_stored: u64,
     },
 }

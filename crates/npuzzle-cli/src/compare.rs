@@ -47,7 +47,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// Seed of the built-in board set.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::input::at_least(0u64, u64::MAX))]
     pub seed: u64,
     /// Boards per depth in the built-in set (1 to 1000).
     #[arg(long, default_value_t = 4, value_parser = crate::input::whole_number(1u16, 1000))]

@@ -103,13 +103,43 @@ pub fn whole_number<T>(
 where
     T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
 {
+    bounded(min, max, format!("from {min} to {max}"), false)
+}
+
+/// [`whole_number`] for numbers with no upper bound but their type's (`type_max`): its
+/// message asks for "at least `min`" instead of naming a twenty-digit maximum.
+pub fn at_least<T>(
+    min: T,
+    type_max: T,
+) -> impl Fn(&str) -> std::result::Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
+    bounded(min, type_max, format!("of at least {min}"), true)
+}
+
+/// The parser of [`whole_number`] and [`at_least`]: `range_words` name the range, and
+/// `type_max` says that `max` is the type's own (a number past it is just too large).
+fn bounded<T>(
+    min: T,
+    max: T,
+    range_words: String,
+    type_max: bool,
+) -> impl Fn(&str) -> std::result::Result<T, String> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
+{
     move |text: &str| {
-        let range = |shown: &str| format!("{shown} is not between {min} and {max}");
+        let range = |shown: &str| format!("{shown} is not a whole number {range_words}");
         let digits = text.trim().trim_start_matches(['+', '-']);
         let v: T = text.trim().parse().map_err(|_| {
             // Digits too many for the type are out of range all the same.
             if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                range(text.trim())
+                if type_max && !text.trim().starts_with('-') {
+                    format!("{} is too large (at most {max})", text.trim())
+                } else {
+                    range(text.trim())
+                }
             } else {
                 format!("`{text}` is not a whole number")
             }
@@ -210,4 +240,44 @@ pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
         c.downcast_ref::<io::Error>()
             .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{at_least, whole_number};
+
+    #[test]
+    fn whole_numbers_are_refused_in_words() {
+        let threads = whole_number(0u16, 256);
+        assert_eq!(threads("12"), Ok(12));
+        assert_eq!(threads(" 256 "), Ok(256));
+        assert_eq!(
+            threads("300"),
+            Err("300 is not a whole number from 0 to 256".into())
+        );
+        assert_eq!(
+            threads("-0"),
+            Err("-0 is not a whole number from 0 to 256".into())
+        );
+        assert_eq!(
+            threads("99999999999999999999"),
+            Err("99999999999999999999 is not a whole number from 0 to 256".into())
+        );
+        assert_eq!(threads("1.5"), Err("`1.5` is not a whole number".into()));
+        let nodes = at_least(1u64, u64::MAX);
+        assert_eq!(nodes("1000"), Ok(1000));
+        assert_eq!(
+            nodes("0"),
+            Err("0 is not a whole number of at least 1".into())
+        );
+        assert_eq!(
+            nodes("-5"),
+            Err("-5 is not a whole number of at least 1".into())
+        );
+        assert_eq!(
+            nodes("99999999999999999999"),
+            Err("99999999999999999999 is too large (at most 18446744073709551615)".into())
+        );
+        assert_eq!(nodes("many"), Err("`many` is not a whole number".into()));
+    }
 }

@@ -15,10 +15,10 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 pub struct ScrambleArgs {
     /// How many boards.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::input::at_least(0u64, u64::MAX))]
     pub count: u64,
     /// Random seed (default: from the clock); the same seed gives the same boards.
-    #[arg(long)]
+    #[arg(long, value_parser = crate::input::at_least(0u64, u64::MAX))]
     pub seed: Option<u64>,
     /// Uniformly random arrangements of either parity (half cannot be solved).
     #[arg(long)]

@@ -68,7 +68,7 @@ pub struct SolveArgs {
 #[derive(Args, Debug, Clone)]
 pub struct LimitArgs {
     /// Give up on a board after expanding this many states.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::input::at_least(1u64, u64::MAX))]
     pub max_nodes: Option<u64>,
     /// Give up on a board after this many seconds.
     #[arg(long, value_name = "SECONDS")]
@@ -78,7 +78,7 @@ pub struct LimitArgs {
     /// longer); the searches of a batch that run side by side share it (one per thread). IDA*
     /// does not order its last iteration under about 131,000. The default keeps memory to a
     /// few GB.
-    #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 50_000_000, value_parser = crate::input::at_least(1u64, u64::MAX))]
     pub max_stored: u64,
 }
 
