@@ -20,24 +20,16 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
-    // The bar, and where its rate is counted from: the search's start, or the last report
-    // while the tables were laid out (the seconds spent on that expand nothing).
-    let line: Mutex<(Option<ProgressBar>, (Duration, u64))> =
-        Mutex::new((None, (Duration::ZERO, 0)));
+    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
     let hook = move |p: &SearchProgress| {
-        let Ok(mut line) = line.lock() else {
+        let Ok(mut bar) = bar.lock() else {
             return;
         };
-        let (bar, since) = &mut *line;
         if p.finished {
             if let Some(b) = bar.take() {
                 b.finish_and_clear();
             }
-            *since = (Duration::ZERO, 0);
             return;
-        }
-        if p.stage == Stage::Layout {
-            *since = (p.elapsed, p.expanded);
         }
         if p.elapsed < Duration::from_secs(1) {
             return;
@@ -50,8 +42,7 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
             );
             b
         });
-        let rate = p.expanded.saturating_sub(since.1) as f64
-            / p.elapsed.saturating_sub(since.0).as_secs_f64().max(1e-9);
+        let rate = p.rate();
         let stage = match p.stage {
             Stage::Bound(bound) => format!("IDA* bound {bound}"),
             Stage::Peeling { left, cells } => format!("peeling: {left} of {cells} cells left"),

@@ -403,6 +403,7 @@ fn peel_outer(
                 },
                 expanded,
                 elapsed: p.started.elapsed(),
+                layout: std::time::Duration::ZERO,
                 finished,
             });
         }

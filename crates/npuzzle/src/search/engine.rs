@@ -82,8 +82,23 @@ pub struct SearchProgress {
     pub expanded: u64,
     /// Time since the start.
     pub elapsed: Duration,
+    /// Of `elapsed`, the time spent laying tables out for the rest of the search (see
+    /// [`Stage::Layout`]), in which nothing is expanded.
+    pub layout: Duration,
     /// Whether this is the last report (the search ended: solved, exhausted or stopped).
     pub finished: bool,
+}
+
+impl SearchProgress {
+    /// States expanded a second of searching: the layout's time left out.
+    pub fn rate(&self) -> f64 {
+        self.expanded as f64
+            / self
+                .elapsed
+                .saturating_sub(self.layout)
+                .as_secs_f64()
+                .max(1e-9)
+    }
 }
 
 /// A receiver of [`SearchProgress`] reports (about twice a second, and after every iteration).
@@ -199,6 +214,7 @@ impl<'a, E> Shared<'a, E> {
             stage: Stage::Bound(self.bound.load(Ordering::Relaxed)),
             expanded,
             elapsed,
+            layout: Duration::ZERO,
             finished,
         });
     }

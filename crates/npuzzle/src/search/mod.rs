@@ -564,6 +564,7 @@ impl<'a> Budget<'a> {
                 stage: Stage::Stored(stored),
                 expanded,
                 elapsed,
+                layout: Duration::ZERO,
                 finished,
             });
         }

@@ -920,12 +920,15 @@ impl Solver {
         started: Instant,
         expanded: u64,
     ) -> Result<Limits, LimitKind> {
+        let layout_began = started.elapsed();
         let report = |finished: bool| {
             if let Some(hook) = &limits.progress {
+                let elapsed = started.elapsed();
                 (hook.0)(&engine::SearchProgress {
                     stage: engine::Stage::Layout,
                     expanded,
-                    elapsed: started.elapsed(),
+                    elapsed,
+                    layout: elapsed.saturating_sub(layout_began),
                     finished,
                 })
             }
@@ -940,18 +943,17 @@ impl Solver {
             }
             limits.time_or_cancel(started).is_some()
         };
-        if let Some(set) = self.pdbs().filter(|s| s.positional_pending()) {
-            if !set.prepare_layout_until(&give_up) {
-                report(true);
-                // The limit that stopped it still holds (time only passes, the flag stays set).
-                return Err(limits
-                    .time_or_cancel(started)
-                    .unwrap_or(LimitKind::Cancelled));
-            }
-            // The layout's last report marks its end (a rate shown later counts from here).
-            report(false);
+        if let Some(set) = self.pdbs().filter(|s| s.positional_pending())
+            && !set.prepare_layout_until(&give_up)
+        {
+            report(true);
+            // The limit that stopped it still holds (time only passes, the flag stays set).
+            return Err(limits
+                .time_or_cancel(started)
+                .unwrap_or(LimitKind::Cancelled));
         }
         let offset = started.elapsed();
+        let laid_out = offset.saturating_sub(layout_began);
         Ok(Limits {
             progress: limits.progress.as_ref().map(|hook| {
                 let hook = hook.clone();
@@ -959,6 +961,7 @@ impl Solver {
                     (hook.0)(&engine::SearchProgress {
                         expanded: p.expanded + expanded,
                         elapsed: p.elapsed + offset,
+                        layout: p.layout + laid_out,
                         ..*p
                     })
                 }))
@@ -1301,11 +1304,11 @@ mod tests {
             let last = reports.last().expect("a closing report");
             assert!(last.finished && last.stage == Stage::Bound(answer.solution.len() as u32));
             assert_eq!(reports.iter().filter(|p| p.finished).count(), 1);
-            assert!(
-                reports
-                    .windows(2)
-                    .all(|w| w[0].expanded <= w[1].expanded && w[0].elapsed <= w[1].elapsed)
-            );
+            assert!(reports.windows(2).all(|w| w[0].expanded <= w[1].expanded
+                && w[0].elapsed <= w[1].elapsed
+                && w[0].layout <= w[1].layout));
+            // The layout's seconds are counted apart, so that a rate leaves them out.
+            assert!(reports.iter().all(|p| p.layout <= p.elapsed));
             // The second part goes on from the first's bound, not from the start's estimate.
             let bounds: Vec<u32> = reports
                 .iter()
@@ -1319,6 +1322,10 @@ mod tests {
                 two_parts += 1;
                 assert!(!set.positional_pending(), "laid out");
                 assert!(last.expanded > compact_first_states());
+                assert!(last.layout > std::time::Duration::ZERO);
+                assert!(last.rate() > last.expanded as f64 / last.elapsed.as_secs_f64());
+            } else {
+                assert_eq!(last.layout, std::time::Duration::ZERO);
             }
             lengths.push((board, answer.solution.len()));
         }
