@@ -25,8 +25,9 @@ pub struct PdbOptions {
     /// for auto: the strongest cached, else 6-6-3 on 4×4, 6-6-6-6 on 5×5, blocks elsewhere).
     #[arg(long, value_name = "PARTITION")]
     pub pdb: Option<String>,
-    /// Directory of cached pattern databases.
-    #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
+    /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+    /// npuzzle/pdb in the user's cache directory).
+    #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
 }
 
@@ -205,21 +206,24 @@ pub enum PdbAction {
         /// Rebuild even when a valid file is cached.
         #[arg(long)]
         force: bool,
-        #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
-        /// Directory of cached pattern databases.
+        #[arg(long, value_name = "DIR")]
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+        /// npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,
     },
     /// List the cached databases and tables with their headers.
     Info {
-        #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
-        /// Directory of cached pattern databases.
+        #[arg(long, value_name = "DIR")]
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+        /// npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,
     },
     /// Check every cached database and table as loading does (header, checksums, the
     /// entries' meaning); exit 1 if any is damaged.
     Verify {
-        #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
-        /// Directory of cached pattern databases.
+        #[arg(long, value_name = "DIR")]
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+        /// npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,
     },
 }
@@ -359,8 +363,12 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
             if files.is_empty() {
+                let named = match &pdb_dir {
+                    Some(dir) => format!(" --pdb-dir {}", dir.display()),
+                    None => String::new(),
+                };
                 println!(
-                    "no pattern databases in {} yet (`npuzzle pdb build --size 4x4` builds the 15-puzzle's, in seconds)",
+                    "no pattern databases in {} yet (`npuzzle pdb build --size 4x4{named}` builds the 15-puzzle's, in seconds)",
                     cache.dir().display()
                 );
                 return Ok(ExitCode::SUCCESS);
