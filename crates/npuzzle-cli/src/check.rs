@@ -184,6 +184,11 @@ impl<W: Write> Report<W> {
 
 /// Runs `npuzzle check`.
 pub fn run(args: CheckArgs) -> Result<ExitCode> {
+    if args.puzzles.as_os_str() == "-" && args.answers.as_os_str() == "-" {
+        anyhow::bail!(
+            "the puzzles and the answers cannot both come from standard input (`-`): give one of them as a file"
+        );
+    }
     let json = args.board.format == FormatArg::Jsonl;
     let limits = args.limits.to_limits()?;
     // Comparing with the optimum must not start a minutes-long build (see `Use::Check`).
@@ -291,7 +296,11 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
                 Ok(_) if board.shape().cells() > npuzzle::heuristic::pdb::MAX_PDB_CELLS => {
                     "no optimal method answers boards past 32 cells".into()
                 }
-                Ok(_) => "no optimal answer within the limits here: check builds only small pattern databases; `npuzzle pdb build --size WxH` makes larger ones".into(),
+                Ok(s) if !s.effective_algorithm().is_optimal() => format!(
+                    "no optimal method for them here: check builds only small pattern databases; `npuzzle pdb build --size {}` makes larger ones",
+                    board.shape()
+                ),
+                Ok(_) => "the optimal search reached --timeout, --max-nodes or --max-stored before its answer".into(),
             };
             eprintln!(
                 "npuzzle: {} boards are not compared with the optimum ({why})",
