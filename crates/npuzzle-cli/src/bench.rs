@@ -48,10 +48,10 @@ pub enum Which {
     /// Answer N random 3×3 boards end to end (parse, solve, format) and check every answer.
     Eight {
         /// How many boards.
-        #[arg(long, default_value_t = 1_000_000, value_parser = crate::input::at_least(1u64, u64::MAX))]
+        #[arg(long, default_value_t = 1_000_000, allow_negative_numbers = true, value_parser = crate::input::at_least(1u64, u64::MAX))]
         boards: u64,
         /// Random seed.
-        #[arg(long, default_value_t = 1, value_parser = crate::input::at_least(0u64, u64::MAX))]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::input::at_least(0u64, u64::MAX))]
         seed: u64,
         /// Only solvable boards (default: uniformly random, half unsolvable).
         #[arg(long)]
@@ -63,8 +63,9 @@ pub enum Which {
         /// Partition (default: the strongest cached, else 6-6-3 built now).
         #[arg(long)]
         partition: Option<String>,
-        /// Directory of cached pattern databases.
-        #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+        /// npuzzle/pdb in the user's cache directory).
+        #[arg(long, value_name = "DIR")]
         pdb_dir: Option<std::path::PathBuf>,
         /// Use the blank-last form of the instances (default: Korf's blank-first form).
         #[arg(long)]
@@ -73,7 +74,7 @@ pub enum Which {
         #[arg(long, value_enum, default_value = "tree")]
         split: Split,
         /// Only the first N instances.
-        #[arg(long, default_value_t = 100, value_parser = crate::input::at_least(1usize, usize::MAX))]
+        #[arg(long, default_value_t = 100, allow_negative_numbers = true, value_parser = crate::input::at_least(1usize, usize::MAX))]
         first: usize,
     },
     /// Korf and Felner's 50 24-puzzles solved optimally with IDA* over pattern databases
@@ -86,7 +87,8 @@ pub enum Which {
             long,
             value_delimiter = ',',
             default_value = "1,5,40",
-            conflicts_with = "all"
+            conflicts_with = "all",
+            allow_negative_numbers = true, value_parser = crate::input::at_least(0usize, usize::MAX)
         )]
         instances: Vec<usize>,
         /// All fifty, in order (hours to days: use with --results).
@@ -106,13 +108,14 @@ pub enum Which {
         #[arg(long, requires = "results")]
         summary: bool,
         /// Most seconds per instance.
-        #[arg(long, value_name = "SECONDS")]
+        #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = crate::input::seconds)]
         budget: Option<f64>,
         /// Partition (default: the strongest cached, else 6-6-6-6 built now).
         #[arg(long)]
         partition: Option<String>,
-        /// Directory of cached pattern databases.
-        #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+        /// npuzzle/pdb in the user's cache directory).
+        #[arg(long, value_name = "DIR")]
         pdb_dir: Option<std::path::PathBuf>,
         /// Use the blank-last form of the instances (default: Korf's blank-first form).
         #[arg(long)]
@@ -125,8 +128,9 @@ pub enum Which {
         /// Partition (default: the strongest cached, else 6-6-3 built now).
         #[arg(long)]
         partition: Option<String>,
-        /// Directory of cached pattern databases.
-        #[arg(long, value_name = "DIR", env = "NPUZZLE_PDB_DIR")]
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+        /// npuzzle/pdb in the user's cache directory).
+        #[arg(long, value_name = "DIR")]
         pdb_dir: Option<std::path::PathBuf>,
         /// Use the blank-first form (default: the blank-last form they were published in).
         #[arg(long)]
@@ -144,16 +148,16 @@ pub enum Which {
         )]
         sizes: Vec<Shape>,
         /// Random boards per size (default: 50 up to 11×11, fewer for larger boards).
-        #[arg(long, value_parser = crate::input::whole_number(1usize, 100_000))]
+        #[arg(long, allow_negative_numbers = true, value_parser = crate::input::whole_number(1usize, 100_000))]
         boards: Option<usize>,
         /// Random seed.
-        #[arg(long, default_value_t = 1, value_parser = crate::input::at_least(0u64, u64::MAX))]
+        #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::input::at_least(0u64, u64::MAX))]
         seed: u64,
         /// Methods to compare.
         #[arg(long, value_enum, value_delimiter = ',', default_value = "near,large")]
         algorithms: Vec<AlgorithmArg>,
         /// The near-optimal solver's effort, 1 to 5.
-        #[arg(long, value_name = "1-5", default_value_t = 1, value_parser = crate::input::whole_number(1u8, 5))]
+        #[arg(long, value_name = "1-5", default_value_t = 1, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u8, 5))]
         effort: u8,
         /// Skip Korf's 50 24-puzzles on 5×5.
         #[arg(long)]
@@ -166,13 +170,13 @@ pub enum Which {
     /// burst of 4×4 and 5×5 solves runs.
     Serve {
         /// 3×3 solve requests per phase (1 to 10,000,000).
-        #[arg(long, default_value_t = 20_000, value_parser = crate::input::whole_number(1usize, 10_000_000))]
+        #[arg(long, default_value_t = 20_000, allow_negative_numbers = true, value_parser = crate::input::whole_number(1usize, 10_000_000))]
         requests: usize,
         /// Concurrent connections (1 to 1024).
-        #[arg(long, default_value_t = 64, value_parser = crate::input::whole_number(1usize, 1024))]
+        #[arg(long, default_value_t = 64, allow_negative_numbers = true, value_parser = crate::input::whole_number(1usize, 1024))]
         connections: usize,
         /// Heavy (4×4 and 5×5) requests in the burst phase (0 to 1000).
-        #[arg(long, default_value_t = 40, value_parser = crate::input::whole_number(0usize, 1000))]
+        #[arg(long, default_value_t = 40, allow_negative_numbers = true, value_parser = crate::input::whole_number(0usize, 1000))]
         heavy: usize,
         #[command(flatten)]
         pdb: crate::pdb::PdbOptions,
@@ -181,7 +185,7 @@ pub enum Which {
     /// IDA* on Korf's 15-puzzles (blank-last form) whose optimum is at most --max-length.
     Search {
         /// Largest published optimum of the Korf instances to include.
-        #[arg(long, default_value_t = 50, value_parser = crate::input::at_least(0usize, usize::MAX))]
+        #[arg(long, default_value_t = 50, allow_negative_numbers = true, value_parser = crate::input::at_least(0usize, usize::MAX))]
         max_length: usize,
         /// Algorithms for the Korf instances.
         #[arg(
@@ -200,10 +204,10 @@ pub enum Which {
         )]
         heuristics: Vec<HeuristicArg>,
         /// Stop a run after this many expanded states per instance.
-        #[arg(long, default_value_t = 2_000_000_000, value_parser = crate::input::at_least(1u64, u64::MAX))]
+        #[arg(long, default_value_t = 2_000_000_000, allow_negative_numbers = true, value_parser = crate::input::at_least(1u64, u64::MAX))]
         max_nodes: u64,
         /// Most states A* may store per instance.
-        #[arg(long, default_value_t = 60_000_000, value_parser = crate::input::at_least(1u64, u64::MAX))]
+        #[arg(long, default_value_t = 60_000_000, allow_negative_numbers = true, value_parser = crate::input::at_least(1u64, u64::MAX))]
         max_stored: u64,
     },
 }
@@ -225,7 +229,8 @@ pub struct KorfRun {
     pub set: InstanceSet,
     /// Partition (default: the strongest cached, else the shape's default built now).
     pub partition: Option<String>,
-    /// Directory of cached pattern databases.
+    /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+    /// npuzzle/pdb in the user's cache directory).
     pub pdb_dir: Option<std::path::PathBuf>,
     /// Blank-last form of the instances.
     pub blank_last: bool,

@@ -47,10 +47,10 @@ pub struct CompareArgs {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// Seed of the built-in board set.
-    #[arg(long, default_value_t = 1, value_parser = crate::input::at_least(0u64, u64::MAX))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::input::at_least(0u64, u64::MAX))]
     pub seed: u64,
     /// Boards per depth in the built-in set (1 to 1000).
-    #[arg(long, default_value_t = 4, value_parser = crate::input::whole_number(1u16, 1000))]
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u16, 1000))]
     pub per_depth: u16,
     #[command(flatten)]
     pub board: BoardOptions,
@@ -400,6 +400,9 @@ fn plot(path: &PathBuf, rows: &[Row]) -> Result<()> {
 /// Runs `npuzzle compare`.
 pub fn run(args: CompareArgs) -> Result<ExitCode> {
     let limits = args.limits.to_limits()?;
+    if let Some(path) = &args.plot {
+        input::writable_later(path, "--plot")?;
+    }
     let boards: Vec<Board> = match &args.file {
         None => builtin_boards(args.seed, args.per_depth as usize)?,
         Some(path) => {

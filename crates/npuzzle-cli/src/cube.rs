@@ -18,7 +18,7 @@ pub struct CubeArgs {
     #[arg(value_name = "FILE", default_value = "-")]
     pub input: PathBuf,
     /// Dimensions of the cube (3 in UVa 716; 2 reads square boards, 4 and up hypercubes).
-    #[arg(long, default_value_t = 3, value_parser = crate::input::whole_number(1u8, 32))]
+    #[arg(long, default_value_t = 3, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u8, 32))]
     pub dimensions: u8,
 }
 

@@ -26,7 +26,7 @@ pub struct ExploreArgs {
     pub goal: Option<String>,
     /// Most memory the search may take, in MiB (default: three quarters of what is available).
     /// The search needs two bits a state and is refused up front when that does not fit.
-    #[arg(long, value_name = "MiB", value_parser = crate::input::at_least(1u64, u64::MAX >> 20))]
+    #[arg(long, value_name = "MiB", allow_negative_numbers = true, value_parser = crate::input::at_least(1u64, u64::MAX >> 20))]
     pub max_memory: Option<u64>,
     /// `text`: each distance's count as it is found, then the summary; `json`: the whole report.
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
@@ -35,7 +35,7 @@ pub struct ExploreArgs {
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
     /// How many antipodes to list (all of them when there are at most this many).
-    #[arg(long, default_value_t = space::DEFAULT_SAMPLE, value_name = "N", value_parser = crate::input::at_least(0usize, usize::MAX))]
+    #[arg(long, default_value_t = space::DEFAULT_SAMPLE, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::at_least(0usize, usize::MAX))]
     pub antipodes: usize,
 }
 
@@ -50,6 +50,9 @@ pub enum ReportFormat {
 
 /// Runs `npuzzle explore`.
 pub fn run(args: ExploreArgs) -> Result<ExitCode> {
+    if let Some(path) = &args.plot {
+        crate::input::writable_later(path, "--plot")?;
+    }
     let goal = match &args.goal {
         Some(text) => Board::parse_with_shape(text, Some(args.size))
             .map_err(|e| anyhow::anyhow!("{}", e.kind))

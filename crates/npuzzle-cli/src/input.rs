@@ -106,8 +106,23 @@ where
     bounded(min, max, format!("from {min} to {max}"), false)
 }
 
+/// A command-line value parser for a positive, finite number of seconds (a time limit), with a
+/// message saying so in words.
+pub fn seconds(text: &str) -> std::result::Result<f64, String> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err("an empty value is not a number of seconds".into());
+    }
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(_) => Err(format!("{text} is not a positive number of seconds")),
+        Err(_) => Err(format!("`{text}` is not a number of seconds")),
+    }
+}
+
 /// [`whole_number`] for numbers with no upper bound but their type's (`type_max`): its
-/// message asks for "at least `min`" instead of naming a twenty-digit maximum.
+/// messages ask for "at least `min`", or say "too large", instead of naming a twenty-digit
+/// maximum.
 pub fn at_least<T>(
     min: T,
     type_max: T,
@@ -131,12 +146,15 @@ where
 {
     move |text: &str| {
         let range = |shown: &str| format!("{shown} is not a whole number {range_words}");
+        if text.trim().is_empty() {
+            return Err("an empty value is not a whole number".into());
+        }
         let digits = text.trim().trim_start_matches(['+', '-']);
         let v: T = text.trim().parse().map_err(|_| {
             // Digits too many for the type are out of range all the same.
             if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
                 if type_max && !text.trim().starts_with('-') {
-                    format!("{} is too large (at most {max})", text.trim())
+                    format!("{} is too large", text.trim())
                 } else {
                     range(text.trim())
                 }
@@ -150,6 +168,26 @@ where
             Err(range(&v.to_string()))
         }
     }
+}
+
+/// Checks before a long job that a file can be made at `path` afterwards (its directory
+/// exists), so that a mistyped `--plot` path fails at once, not after an hour of work.
+pub fn writable_later(path: &std::path::Path, option: &str) -> Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "{option} {}: {} is not a directory",
+            path.display(),
+            dir.display()
+        );
+    }
+    if path.is_dir() {
+        bail!("{option} {}: that is a directory", path.display());
+    }
+    Ok(())
 }
 
 /// Opens a file, or standard input for `-`.
@@ -276,8 +314,32 @@ mod tests {
         );
         assert_eq!(
             nodes("99999999999999999999"),
-            Err("99999999999999999999 is too large (at most 18446744073709551615)".into())
+            Err("99999999999999999999 is too large".into())
         );
         assert_eq!(nodes("many"), Err("`many` is not a whole number".into()));
+        assert_eq!(
+            nodes(""),
+            Err("an empty value is not a whole number".into())
+        );
+    }
+
+    #[test]
+    fn seconds_are_positive_numbers() {
+        use super::seconds;
+        assert_eq!(seconds("2.5"), Ok(2.5));
+        assert_eq!(
+            seconds("abc"),
+            Err("`abc` is not a number of seconds".into())
+        );
+        assert_eq!(
+            seconds(""),
+            Err("an empty value is not a number of seconds".into())
+        );
+        for bad in ["0", "-1", "inf", "NaN"] {
+            assert_eq!(
+                seconds(bad),
+                Err(format!("{bad} is not a positive number of seconds"))
+            );
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! judge conventions or as JSON lines.
 
 use crate::input::{BoardOptions, FormatArg};
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::Args;
 use npuzzle::random::{random_board, random_solvable};
 use npuzzle::{Board, Shape};
@@ -15,10 +15,10 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 pub struct ScrambleArgs {
     /// How many boards.
-    #[arg(long, default_value_t = 1, value_parser = crate::input::at_least(0u64, u64::MAX))]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true, value_parser = crate::input::at_least(0u64, u64::MAX))]
     pub count: u64,
     /// Random seed (default: from the clock); the same seed gives the same boards.
-    #[arg(long, value_parser = crate::input::at_least(0u64, u64::MAX))]
+    #[arg(long, allow_negative_numbers = true, value_parser = crate::input::at_least(0u64, u64::MAX))]
     pub seed: Option<u64>,
     /// Uniformly random arrangements of either parity (half cannot be solved).
     #[arg(long)]
@@ -126,8 +126,13 @@ pub fn run(args: ScrambleArgs) -> Result<ExitCode> {
     let goal = options.goals()?.for_shape(shape);
     // A board's tile count alone names its size only when it is square.
     if shape.width() != shape.height() && args.format != ScrambleFormat::Jsonl {
+        let goal_flag = match (&args.goal, args.blank_first) {
+            (Some(g), _) => format!(" --goal '{g}'"),
+            (None, true) => " --blank-first".to_string(),
+            (None, false) => String::new(),
+        };
         eprintln!(
-            "npuzzle: {shape} boards are read back with `npuzzle solve --size {shape}` (their tile count alone does not say their shape)"
+            "npuzzle: {shape} boards are read back with `npuzzle solve --size {shape}{goal_flag}` (their tile count alone does not say their shape)"
         );
     }
     let seed = args.seed.unwrap_or_else(|| {
@@ -145,7 +150,8 @@ pub fn run(args: ScrambleArgs) -> Result<ExitCode> {
         seed,
         args.any_parity,
         args.format,
-    )?;
-    out.flush()?;
+    )
+    .and_then(|()| out.flush())
+    .context("cannot write the boards")?;
     Ok(ExitCode::SUCCESS)
 }

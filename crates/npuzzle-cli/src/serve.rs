@@ -15,18 +15,18 @@ pub struct ServeArgs {
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
     /// Seconds a single solve may search before it is cancelled.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true, value_parser = crate::input::seconds)]
     pub budget: f64,
     /// Searches (anything but 3×3 table lookups) allowed at once (1 to 64).
-    #[arg(long, default_value_t = 2, value_parser = crate::input::whole_number(1u8, 64))]
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u8, 64))]
     pub heavy: u8,
     /// Megabytes that all running searches together may hold (split between the --heavy
     /// slots; a search that needs more is answered by the near-optimal solver, labelled).
     #[arg(long, value_name = "MB", default_value_t = 1024,
-          value_parser = crate::input::whole_number(16u64, 1 << 20))]
+          allow_negative_numbers = true, value_parser = crate::input::whole_number(16u64, 1 << 20))]
     pub max_memory: u64,
     /// Most connections open at once (more wait to be accepted).
-    #[arg(long, default_value_t = 256, value_parser = crate::input::whole_number(1u32, 65536))]
+    #[arg(long, default_value_t = 256, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u32, 65536))]
     pub max_connections: u32,
     /// Serve without pattern databases (4×4 by IDA* with linear conflict under the budget,
     /// larger boards by the near-optimal solver).
@@ -48,9 +48,6 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             .with_ansi(std::io::stderr().is_terminal())
             .with_writer(std::io::stderr)
             .init();
-    }
-    if !(args.budget.is_finite() && args.budget > 0.0) {
-        anyhow::bail!("--budget must be a positive number of seconds");
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

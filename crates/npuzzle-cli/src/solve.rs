@@ -57,10 +57,10 @@ pub struct SolveArgs {
     pub fallback: bool,
     /// Time the near-optimal solver (`--algorithm near`, `auto` past 32 cells, --fallback)
     /// may spend for a shorter answer: 1 (quickest) to 5.
-    #[arg(long, value_name = "1-5", default_value_t = 1, value_parser = crate::input::whole_number(1u8, 5))]
+    #[arg(long, value_name = "1-5", default_value_t = 1, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u8, 5))]
     pub effort: u8,
     /// Worker threads (0 = one per core; at most 256).
-    #[arg(long, default_value_t = 0, value_parser = crate::input::whole_number(0u16, 256))]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true, value_parser = crate::input::whole_number(0u16, 256))]
     pub threads: u16,
 }
 
@@ -68,17 +68,17 @@ pub struct SolveArgs {
 #[derive(Args, Debug, Clone)]
 pub struct LimitArgs {
     /// Give up on a board after expanding this many states.
-    #[arg(long, value_name = "N", value_parser = crate::input::at_least(1u64, u64::MAX))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = crate::input::at_least(1u64, u64::MAX))]
     pub max_nodes: Option<u64>,
     /// Give up on a board after this many seconds.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = crate::input::seconds)]
     pub timeout: Option<f64>,
     /// Give up on a board when a search (BFS, bidirectional, A*, greedy) holds more than this
     /// many states (the near-optimal solver's beam stops early instead, and its answer is
     /// longer); the searches of a batch that run side by side share it (one per thread). IDA*
     /// does not order its last iteration under about 131,000. The default keeps memory to a
     /// few GB.
-    #[arg(long, value_name = "N", default_value_t = 50_000_000, value_parser = crate::input::at_least(1u64, u64::MAX))]
+    #[arg(long, value_name = "N", default_value_t = 50_000_000, allow_negative_numbers = true, value_parser = crate::input::at_least(1u64, u64::MAX))]
     pub max_stored: u64,
 }
 

@@ -152,7 +152,9 @@ pub async fn scramble(
     let Query(q) = query.map_err(|e| {
         let why = match &e {
             axum::extract::rejection::QueryRejection::FailedToDeserializeQueryString(inner) => {
-                readable(&std::error::Error::source(inner).map_or(e.body_text(), |c| c.to_string()))
+                query_words(&readable(
+                    &std::error::Error::source(inner).map_or(e.body_text(), |c| c.to_string()),
+                ))
             }
             _ => e.body_text(),
         };
@@ -285,6 +287,28 @@ async fn read_json<T: for<'de> Deserialize<'de>>(
         }
     };
     serde_json::from_slice(&bytes).map_err(|e| ApiError::bad("bad_json", readable(&e.to_string())))
+}
+
+/// A query parameter's parse error in words: Rust's own messages for a number that does not
+/// parse ("invalid digit found in string") said as what the client sent wrong.
+fn query_words(message: &str) -> String {
+    [
+        (
+            "invalid digit found in string",
+            "a value is not a whole number",
+        ),
+        ("cannot parse integer from empty string", "a value is empty"),
+        (
+            "number too large to fit in target type",
+            "a value is too large",
+        ),
+    ]
+    .iter()
+    .find(|(rust, _)| message.contains(rust))
+    .map_or_else(
+        || message.to_string(),
+        |(rust, said)| message.replace(rust, said),
+    )
 }
 
 /// A deserializer's message with the server's own type names said in JSON's words
@@ -666,7 +690,7 @@ pub async fn check(
 
 #[cfg(test)]
 mod tests {
-    use super::readable;
+    use super::{query_words, readable};
 
     #[test]
     fn messages_name_json_types_and_keep_what_the_client_sent() {
@@ -693,5 +717,18 @@ mod tests {
         for (serde, said) in cases {
             assert_eq!(readable(serde), said);
         }
+    }
+
+    #[test]
+    fn query_numbers_are_refused_in_words() {
+        assert_eq!(
+            query_words("invalid digit found in string"),
+            "a value is not a whole number"
+        );
+        assert_eq!(
+            query_words("width: cannot parse integer from empty string"),
+            "width: a value is empty"
+        );
+        assert_eq!(query_words("unknown field `size`"), "unknown field `size`");
     }
 }
