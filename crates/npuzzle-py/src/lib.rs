@@ -1611,7 +1611,11 @@ fn square_side(board: &Bound<'_, PyAny>) -> PyResult<usize> {
             .map(Shape::width)
             .map_err(value_error);
     }
-    Err(value_error(npuzzle::BoardError::NotSquare { found }))
+    // A token that is no tile is named first, as the CLI and the web API name it.
+    match Board::parse_with_shape(&text, None) {
+        Err(e) => Err(value_error(e.kind)),
+        Ok(_) => Err(value_error(npuzzle::BoardError::NotSquare { found })),
+    }
 }
 
 /// The Cantor rank of a board's cells (the blank counts as tile 0): its index in

@@ -116,6 +116,7 @@ def test_goals_sizes_and_errors():
         ([1, 2, 3, 4, 5, 6, 7, 2**70, 0], "item 7, 1180591620717411303424, is too large"),
         ("1 2 3 4 5 6 7 8 9", "out of range|no blank|9"),
         ("1 2 q 4 5 6 7 8 x", "q"),
+        ("garbage", "`garbage` at column 1 is not a tile"),
         ([1, 2, 3, -4, 5, 6, 7, 8, 0], "negative"),
         ("1 " * 10**6, "not supported"),
     ]:

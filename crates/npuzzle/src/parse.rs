@@ -30,7 +30,8 @@ impl fmt::Display for ParseError {
 pub enum ParseErrorKind {
     /// A token that is neither a number nor a blank marker.
     #[error(
-        "`{token}` at column {column} is not a tile (expected a number, or x, X or 0 for the blank)"
+        "`{token}` at column {column} is not a tile (expected a number, or x, X or 0 for the blank){}",
+        if token.starts_with(['{', '[']) { "; JSON is not read as a board: boards are judge text such as `2 3 4 1 5 x 7 6 8`" } else { "" }
     )]
     NotATile {
         /// The token (shortened if very long).
@@ -364,6 +365,10 @@ mod tests {
         assert_eq!(e.line, 2);
         assert!(matches!(e.kind, ParseErrorKind::NotATile { column: 5, .. }));
         assert!(e.to_string().starts_with("line 2: `y` at column 5"));
+        assert!(!e.to_string().contains("JSON"));
+        // A JSON line (say `scramble --format jsonl`) is told so.
+        let e = Board::parse(r#"{"board": "1 2 3 4 5 6 7 8 x"}"#).unwrap_err();
+        assert!(e.to_string().contains("JSON is not read as a board"), "{e}");
         let e = Board::parse("1 2 3 4 5 6 7 8 99999999999").unwrap_err();
         assert!(matches!(e.kind, ParseErrorKind::TileTooLarge { .. }));
         // A board past every size on one line, its tiles shuffled: too many tiles, not one

@@ -301,6 +301,13 @@ impl Partition {
                 super::pdb::MAX_PDB_CELLS
             )));
         }
+        // One word that is no tile (`foo`, `7-7`): no partition at all, not a bad tile in one.
+        if !spec.contains([',', '/']) && spec.trim().parse::<Tile>().is_err() {
+            return Err(PdbError::BadPattern(format!(
+                "`{shown}` is not a partition; {}",
+                Partition::choices(shape)
+            )));
+        }
         let patterns = spec
             .split('/')
             .map(|group| {
@@ -1086,6 +1093,21 @@ mod tests {
             best(Shape::new(6, 4).unwrap(), 16 * gib),
             Partition::default_for(Shape::new(6, 4).unwrap()).map(|p| p.name)
         );
+    }
+
+    /// A word that is no partition is called that; a bad tile in a list is named in it.
+    #[test]
+    fn bad_partitions_are_named() {
+        let four = Shape::new(4, 4).unwrap();
+        for (spec, said) in [
+            ("foo", "`foo` is not a partition; "),
+            ("7-7", "`7-7` is not a partition; "),
+            ("1,2,x/3", "`x` in `1,2,x/3` is not a tile; "),
+        ] {
+            let e = Partition::parse(spec, four).unwrap_err().to_string();
+            assert!(e.contains(said) && e.contains("7-8, 6-6-3, 5-5-5"), "{e}");
+        }
+        assert!(Partition::parse("7-8", four).is_ok());
     }
 
     /// A builder waiting for another's build of the same database (a process sharing the
