@@ -63,7 +63,7 @@ pub enum Which {
         /// Partition (default: the strongest cached, else 6-6-3 built now).
         #[arg(long)]
         partition: Option<String>,
-        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
         /// npuzzle/pdb in the user's cache directory).
         #[arg(long, value_name = "DIR")]
         pdb_dir: Option<std::path::PathBuf>,
@@ -113,7 +113,7 @@ pub enum Which {
         /// Partition (default: the strongest cached, else 6-6-6-6 built now).
         #[arg(long)]
         partition: Option<String>,
-        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
         /// npuzzle/pdb in the user's cache directory).
         #[arg(long, value_name = "DIR")]
         pdb_dir: Option<std::path::PathBuf>,
@@ -128,7 +128,7 @@ pub enum Which {
         /// Partition (default: the strongest cached, else 6-6-3 built now).
         #[arg(long)]
         partition: Option<String>,
-        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
         /// npuzzle/pdb in the user's cache directory).
         #[arg(long, value_name = "DIR")]
         pdb_dir: Option<std::path::PathBuf>,
@@ -229,7 +229,7 @@ pub struct KorfRun {
     pub set: InstanceSet,
     /// Partition (default: the strongest cached, else the shape's default built now).
     pub partition: Option<String>,
-    /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set, else
+    /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
     /// npuzzle/pdb in the user's cache directory).
     pub pdb_dir: Option<std::path::PathBuf>,
     /// Blank-last form of the instances.

@@ -285,23 +285,15 @@ pub fn run(args: CheckArgs) -> Result<ExitCode> {
             (Ok(text), Ok(s)) => s.judge(board, text),
             // Only the goal itself, of the boards that need no solver, has moves to compare.
             (Ok(text), Err(_)) if !solvers.needed(board) => {
-                Verdict::judge(board, &goal, text, || Some(0))
+                Verdict::judge(board, &goal, text, || Ok(0))
             }
-            (Ok(text), Err(_)) => Verdict::judge(board, &goal, text, || None),
+            (Ok(text), Err(e)) => Verdict::judge(board, &goal, text, || Err(e.to_string())),
         };
-        if verdict.finding == Finding::NotCompared && !unexplained.contains(&board.shape()) {
+        // Why a board size is not compared, said once (the library's words).
+        if let Some(why) = &verdict.not_compared
+            && !unexplained.contains(&board.shape())
+        {
             unexplained.push(board.shape());
-            let why = match &solver {
-                Err(e) => e.to_string(),
-                Ok(_) if board.shape().cells() > npuzzle::heuristic::pdb::MAX_PDB_CELLS => {
-                    "no optimal method answers boards past 32 cells".into()
-                }
-                Ok(s) if !s.effective_algorithm().is_optimal() => format!(
-                    "no optimal method for them here: check builds only small pattern databases; `npuzzle pdb build --size {}` makes larger ones",
-                    board.shape()
-                ),
-                Ok(_) => "the optimal search reached --timeout, --max-nodes or --max-stored before its answer".into(),
-            };
             eprintln!(
                 "npuzzle: {} boards are not compared with the optimum ({why})",
                 board.shape()

@@ -113,11 +113,13 @@ pub fn seconds(text: &str) -> std::result::Result<f64, String> {
     if text.is_empty() {
         return Err("an empty value is not a number of seconds".into());
     }
-    match text.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
-        Ok(_) => Err(format!("{text} is not a positive number of seconds")),
-        Err(_) => Err(format!("`{text}` is not a number of seconds")),
-    }
+    let v: f64 = text
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    // The library's rule for every time limit (and its message).
+    npuzzle::search::seconds(v)
+        .map(|_| v)
+        .map_err(|e| e.to_string())
 }
 
 /// [`whole_number`] for numbers with no upper bound but their type's (`type_max`): its
@@ -145,18 +147,20 @@ where
     T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy + Send + Sync + 'static,
 {
     move |text: &str| {
+        let text = text.trim();
         let range = |shown: &str| format!("{shown} is not a whole number {range_words}");
-        if text.trim().is_empty() {
+        let too_large = |shown: &str| format!("{shown} is too large");
+        if text.is_empty() {
             return Err("an empty value is not a whole number".into());
         }
-        let digits = text.trim().trim_start_matches(['+', '-']);
-        let v: T = text.trim().parse().map_err(|_| {
+        let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+        let v: T = text.parse().map_err(|_| {
             // Digits too many for the type are out of range all the same.
             if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                if type_max && !text.trim().starts_with('-') {
-                    format!("{} is too large", text.trim())
+                if type_max && !text.starts_with('-') {
+                    too_large(text)
                 } else {
-                    range(text.trim())
+                    range(text)
                 }
             } else {
                 format!("`{text}` is not a whole number")
@@ -164,6 +168,8 @@ where
         })?;
         if (min..=max).contains(&v) {
             Ok(v)
+        } else if type_max && v > max {
+            Err(too_large(&v.to_string()))
         } else {
             Err(range(&v.to_string()))
         }
@@ -321,6 +327,13 @@ mod tests {
             nodes(""),
             Err("an empty value is not a whole number".into())
         );
+        assert_eq!(nodes("+-5"), Err("`+-5` is not a whole number".into()));
+        // A cap below the type's own (MiB that fit in bytes) is "too large" past it too.
+        let mib = at_least(1u64, u64::MAX >> 20);
+        assert_eq!(
+            mib("20000000000000"),
+            Err("20000000000000 is too large".into())
+        );
     }
 
     #[test]
@@ -335,10 +348,13 @@ mod tests {
             seconds(""),
             Err("an empty value is not a number of seconds".into())
         );
-        for bad in ["0", "-1", "inf", "NaN"] {
+        // Past parsing, the library's rule for every time limit, and its words.
+        for (bad, shown) in [("0", "0"), ("-1", "-1"), ("inf", "inf"), ("1e400", "inf")] {
             assert_eq!(
                 seconds(bad),
-                Err(format!("{bad} is not a positive number of seconds"))
+                Err(format!(
+                    "a time limit must be a positive number of seconds, not {shown}"
+                ))
             );
         }
     }

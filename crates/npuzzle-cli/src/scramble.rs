@@ -125,7 +125,7 @@ pub fn run(args: ScrambleArgs) -> Result<ExitCode> {
     let shape = options.fixed_shape()?.unwrap_or(Shape::new(3, 3)?);
     let goal = options.goals()?.for_shape(shape);
     // A board's tile count alone names its size only when it is square.
-    if shape.width() != shape.height() && args.format != ScrambleFormat::Jsonl {
+    if shape.width() != shape.height() && args.format != ScrambleFormat::Jsonl && args.count > 0 {
         let goal_flag = match (&args.goal, args.blank_first) {
             (Some(g), _) => format!(" --goal '{g}'"),
             (None, true) => " --blank-first".to_string(),

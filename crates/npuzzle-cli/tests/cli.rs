@@ -236,6 +236,59 @@ fn check_judges_answers() {
     let o = npuzzle(&["check", "--require-optimal", p, a], "");
     assert_eq!(o.status.code(), Some(1));
 
+    // Not compared with the optimum, and why (the library's words, once per size): a limit
+    // stopped the search (a 5x3 board), or no optimal method exists (past 32 cells). Both
+    // answers are the boards' solutions backwards.
+    let five = "1 2 3 4 5 6 7 8 9 10 11 12 x 13 14\n";
+    let six: String = (1..36)
+        .map(|t| t.to_string())
+        .chain(["x".to_string()])
+        .collect::<Vec<_>>()
+        .join(" ");
+    let six = six.replace("34 35 x", "34 x 35") + "\n";
+    for (puzzle, size, answer, why) in [
+        (five, "5x3", "rr\n", "search stopped by the node limit"),
+        (
+            six.as_str(),
+            "6x6",
+            "r\n",
+            "no optimal method answers boards past 32 cells",
+        ),
+    ] {
+        std::fs::write(&puzzles, puzzle).unwrap();
+        std::fs::write(&answers, answer).unwrap();
+        let o = npuzzle(
+            &[
+                "check",
+                "--size",
+                size,
+                "--max-nodes",
+                "1",
+                "--format",
+                "jsonl",
+                p,
+                a,
+            ],
+            "",
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            stderr(&o).matches("not compared with the optimum").count(),
+            1
+        );
+        assert!(stderr(&o).contains(why), "{}", stderr(&o));
+        let line = stdout(&o);
+        assert!(
+            line.contains(r#""finding":"not_compared""#) && line.contains(why),
+            "{line}"
+        );
+    }
+    std::fs::write(
+        &puzzles,
+        "2 3 4 1 5 x 7 6 8\n1 2 3 4 5 6 7 8 x\n2 1 3 4 5 6 7 8 x\n",
+    )
+    .unwrap();
+
     // illegal move, wrong unsolvable claim, missing answer
     std::fs::write(&answers, "rr\nunsolvable\n").unwrap();
     let o = npuzzle(&["check", p, a], "");

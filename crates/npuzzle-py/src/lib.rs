@@ -1477,7 +1477,9 @@ fn check(
         None => Board::goal(b.shape()),
     };
     Ok(CheckResult {
-        verdict: Verdict::judge(&b, &g, moves, || optimum),
+        verdict: Verdict::judge(&b, &g, moves, || {
+            optimum.ok_or_else(|| "no optimum was given".to_string())
+        }),
     })
 }
 
@@ -1595,8 +1597,9 @@ fn explore<'py>(
 }
 
 /// The side of the square board a board given without a size makes: the library's rule and
-/// its message (a count one off a square says so), so that Python decides nothing itself. The
-/// tiles are not checked here (solving does); a square too large for the library says so.
+/// its message (a count one off a square says so), so that Python decides nothing itself. A
+/// count that makes a square is taken without checking its tiles (solving does); otherwise a
+/// token that is no tile is named first. A square too large for the library says so.
 #[pyfunction]
 fn square_side(board: &Bound<'_, PyAny>) -> PyResult<usize> {
     let text = board_text(board)?;

@@ -3,7 +3,8 @@
 //! **The first request's head is read here** (request line and headers, within the header
 //! timeout) and checked, so that malformed HTTP, over-long request lines, oversized heads and
 //! bad framing headers get the API's documented JSON error instead of the HTTP library's empty
-//! one; a connection that sends nothing usable in time is closed. The bytes read are then
+//! one; a head begun but not finished within the timeout gets 408 `header_timeout`, and a
+//! connection that sends nothing (or bare line ends) in time is closed. The bytes read are then
 //! replayed to the HTTP library ([`ClientIo`]). Later requests on a kept-alive connection are
 //! checked by the library (an empty-bodied status for broken HTTP) and by the router's header
 //! limit.
@@ -58,19 +59,27 @@ pub async fn read_head(mut stream: TcpStream, timeout: Duration, write_timeout: 
         let read = tokio::time::timeout_at(deadline, stream.read(&mut chunk)).await;
         let n = match read {
             Ok(Ok(n)) if n > 0 => n,
-            // A client that began a request and stalled is told why it is cut off; an idle
-            // connection (a browser's spare one) is closed without a word.
-            Err(_) if !buf.iter().all(u8::is_ascii_whitespace) => {
-                return Head::Rejected(stream, HeadProblem::TimedOut(timeout));
+            // At the deadline, what was sent is judged once more (a wrong start is said as
+            // such). A client that began a request and stalled is told why it is cut off; an
+            // idle connection (a browser's spare one, or bare line ends) is closed without a
+            // word.
+            Err(_) if buf.iter().any(|&b| b != b'\r' && b != b'\n') => {
+                let problem = match head_problem(&buf, false) {
+                    Some(Some(problem)) => problem,
+                    _ => HeadProblem::TimedOut(timeout),
+                };
+                return Head::Rejected(stream, problem);
             }
             _ => return Head::Gone,
         };
+        let before = buf.len();
         buf.extend_from_slice(&chunk[..n]);
         // The head is checked from its start, so only when it can have changed verdict: a new
-        // line ended, the method is still being read (the first bytes), or the buffer is full.
-        // A client sending one byte at a time then costs at most a scan per line (96 lines).
+        // line ended, the method was still being read (the first 64 bytes), or the buffer is
+        // full. A client sending one byte at a time then costs at most a scan per line (96
+        // lines).
         let full = buf.len() > max;
-        if !(full || buf.len() <= 64 || chunk[..n].contains(&b'\n')) {
+        if !(full || before < 64 || chunk[..n].contains(&b'\n')) {
             continue;
         }
         match head_problem(&buf, full) {

@@ -185,10 +185,36 @@ async fn bounded_under_hostile_clients() {
     );
     // ... and the server answers again at once (the 100 were past the connection cap).
     assert!(health_ms(&s).await < 500.0);
-    let mut idle = TcpStream::connect(s.addr()).await.unwrap();
+    // An idle connection, and one with bare line ends, are closed silently at the timeout.
+    for sent in [&b""[..], b"\r\n\r\n"] {
+        let mut idle = TcpStream::connect(s.addr()).await.unwrap();
+        idle.write_all(sent).await.unwrap();
+        let t = Instant::now();
+        let mut got = Vec::new();
+        let r = tokio::time::timeout(Duration::from_secs(5), idle.read_to_end(&mut got)).await;
+        assert!(matches!(r, Ok(Ok(0))), "{sent:?}: {r:?} {got:?}");
+        assert!(
+            t.elapsed() >= Duration::from_millis(700),
+            "{:?}",
+            t.elapsed()
+        );
+    }
+    // 300 bytes of binary without a line end (a TLS greeting) are refused at once, not left
+    // to the timeout.
+    let mut tls = TcpStream::connect(s.addr()).await.unwrap();
+    let mut hello = vec![0x16u8, 0x03, 0x01];
+    hello.resize(300, 0xab);
+    tls.write_all(&hello).await.unwrap();
+    let t = Instant::now();
     let mut got = Vec::new();
-    let r = tokio::time::timeout(Duration::from_secs(5), idle.read_to_end(&mut got)).await;
-    assert!(matches!(r, Ok(Ok(0))), "an idle connection: {r:?} {got:?}");
+    let r = tokio::time::timeout(Duration::from_secs(5), tls.read_to_end(&mut got)).await;
+    let text = String::from_utf8_lossy(&got);
+    assert!(r.is_ok() && text.starts_with("HTTP/1.1 400"), "{text}");
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
     // Clients that send requests but never read the answers: cut off at the write timeout,
     // so that 64 of them (the whole connection cap) cannot lock everyone out.
     let mut readers = Vec::new();

@@ -31,7 +31,7 @@ pub enum ParseErrorKind {
     /// A token that is neither a number nor a blank marker.
     #[error(
         "`{token}` at column {column} is not a tile (expected a number, or x, X or 0 for the blank){}",
-        if token.starts_with(['{', '[']) { "; JSON is not read as a board: boards are judge text such as `2 3 4 1 5 x 7 6 8`" } else { "" }
+        if *column == 1 && token.starts_with(['{', '[']) { "; JSON is not read as a board: boards are judge text such as `2 3 4 1 5 x 7 6 8`" } else { "" }
     )]
     NotATile {
         /// The token (shortened if very long).

@@ -64,6 +64,10 @@ pub struct Verdict {
     pub optimal: Option<bool>,
     /// The verdict for people.
     pub message: String,
+    /// Why a valid answer was not compared with the optimum (finding `not_compared`): the
+    /// same words end `message`; kept apart for a front end that says it once per board size.
+    #[serde(skip)]
+    pub not_compared: Option<String>,
 }
 
 impl Verdict {
@@ -77,17 +81,18 @@ impl Verdict {
             optimal_length: None,
             optimal: Some(false),
             message: reason.to_string(),
+            not_compared: None,
         }
     }
 
     /// The verdict on `answer` (judge letters, `unsolvable`, or the [`NO_ANSWER`] marker)
     /// for `board` toward `goal` (of the same shape). `optimum` is asked for the fewest moves
-    /// only when the answer reaches the goal (it may search, or say `None`).
+    /// only when the answer reaches the goal (it may search, or say why it does not know).
     pub fn judge(
         board: &Board,
         goal: &Board,
         answer: &str,
-        optimum: impl FnOnce() -> Option<usize>,
+        optimum: impl FnOnce() -> Result<usize, String>,
     ) -> Verdict {
         let answer = answer.trim();
         let invalid = |finding, length, message: String| Verdict {
@@ -97,6 +102,7 @@ impl Verdict {
             optimal_length: None,
             optimal: Some(false),
             message,
+            not_compared: None,
         };
         let solvable = match is_solvable(board, goal) {
             Ok(s) => s,
@@ -130,6 +136,7 @@ impl Verdict {
                     optimal_length: None,
                     optimal: Some(true),
                     message: "correct: the board cannot reach the goal".into(),
+                    not_compared: None,
                 }
             };
         }
@@ -176,20 +183,24 @@ impl Verdict {
             };
             return invalid(finding, Some(length), e.to_string());
         }
-        let best = optimum();
-        let (finding, message) = match best {
-            Some(b) if b == length => (
+        let (best, not_compared) = match optimum() {
+            Ok(b) => (Some(b), None),
+            Err(why) => (None, Some(why)),
+        };
+        let (finding, message) = match (best, &not_compared) {
+            (Some(b), _) if b == length => (
                 Finding::Optimal,
                 format!("the moves reach the goal in the fewest moves ({length})"),
             ),
-            Some(b) => (
+            (Some(b), _) => (
                 Finding::Suboptimal,
                 format!("suboptimal: {length} moves, the optimum is {b}"),
             ),
-            None => (
+            (None, why) => (
                 Finding::NotCompared,
                 format!(
-                    "the moves reach the goal in {length} moves (not compared with the optimum)"
+                    "the moves reach the goal in {length} moves (not compared with the optimum: {})",
+                    why.as_deref().unwrap_or("unknown")
                 ),
             ),
         };
@@ -200,6 +211,7 @@ impl Verdict {
             optimal_length: best,
             optimal: best.map(|b| b == length),
             message,
+            not_compared,
         }
     }
 }
@@ -213,7 +225,12 @@ mod tests {
         let b = Board::parse(board).unwrap();
         let goal = Board::goal(b.shape());
         let table = Table::build(&goal).unwrap();
-        Verdict::judge(&b, &goal, answer, || table.distance(&b).map(usize::from))
+        Verdict::judge(&b, &goal, answer, || {
+            table
+                .distance(&b)
+                .map(usize::from)
+                .ok_or_else(|| "not in the table".to_string())
+        })
     }
 
     #[test]
@@ -293,7 +310,14 @@ mod tests {
         let goal = Board::goal(b.shape());
         let v = Verdict::judge(&b, &goal, "rr", || panic!("not asked"));
         assert!(!v.valid);
-        let v = Verdict::judge(&b, &goal, "ullddrurdllurdruldr", || None);
+        let v = Verdict::judge(&b, &goal, "ullddrurdllurdruldr", || {
+            Err("no optimum here".into())
+        });
         assert_eq!((v.finding, v.optimal), (Finding::NotCompared, None));
+        assert_eq!(v.not_compared.as_deref(), Some("no optimum here"));
+        assert!(
+            v.message
+                .ends_with("(not compared with the optimum: no optimum here)")
+        );
     }
 }

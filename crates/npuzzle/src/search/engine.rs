@@ -73,8 +73,10 @@ pub enum Stage {
     Layout,
 }
 
-/// What a search reports while it runs.
+/// What a search reports while it runs (made by the library's searches only: more may be
+/// reported later).
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct SearchProgress {
     /// Where the search is.
     pub stage: Stage,

@@ -636,14 +636,31 @@ impl Solver {
 
     /// The verdict on `answer` under `limits`: an answer that reaches the goal is compared
     /// with the optimum when this solver's method is optimal (a table lookup, or a search
-    /// within `limits`; a search that runs out leaves it not compared).
+    /// within `limits`; a search that runs out leaves it not compared, and the verdict says
+    /// which limit stopped it, or that no optimal method answers the board here).
     pub fn judge_within(&self, board: &Board, answer: &str, limits: &Limits) -> Verdict {
-        let optimum = || match self.method.is_optimal() {
-            false => None,
-            true => match self.solve_within(board, limits) {
-                Ok(Outcome::Solved(a)) if a.optimal => Some(a.solution.len()),
-                _ => None,
-            },
+        let shape = board.shape();
+        let optimum = || {
+            if !self.method.is_optimal() {
+                return Err(if shape.cells() > crate::heuristic::pdb::MAX_PDB_CELLS {
+                    format!(
+                        "no optimal method answers boards past {} cells",
+                        crate::heuristic::pdb::MAX_PDB_CELLS
+                    )
+                } else if self.method == Algorithm::Near {
+                    format!(
+                        "no pattern databases for {shape} boards here; `npuzzle pdb build --size {shape}` makes them"
+                    )
+                } else {
+                    format!("{} is not an optimal method", self.method.name())
+                });
+            }
+            match self.solve_within(board, limits) {
+                Ok(Outcome::Solved(a)) if a.optimal => Ok(a.solution.len()),
+                Ok(Outcome::Solved(_)) => Err("the answer found is not proven optimal".into()),
+                Ok(Outcome::Unsolvable) => Err("the board cannot reach the goal".into()),
+                Err(e) => Err(e.to_string()),
+            }
         };
         Verdict::judge(board, &self.goal, answer, optimum)
     }
@@ -943,7 +960,8 @@ impl Solver {
             }
             limits.time_or_cancel(started).is_some()
         };
-        if let Some(set) = self.pdbs().filter(|s| s.positional_pending())
+        let pending = self.pdbs().filter(|s| s.positional_pending());
+        if let Some(set) = pending
             && !set.prepare_layout_until(&give_up)
         {
             report(true);
@@ -953,7 +971,10 @@ impl Solver {
                 .unwrap_or(LimitKind::Cancelled));
         }
         let offset = started.elapsed();
-        let laid_out = offset.saturating_sub(layout_began);
+        let laid_out = match pending {
+            Some(_) => offset.saturating_sub(layout_began),
+            None => std::time::Duration::ZERO,
+        };
         Ok(Limits {
             progress: limits.progress.as_ref().map(|hook| {
                 let hook = hook.clone();
