@@ -63,8 +63,8 @@ pub enum Which {
         /// Partition (default: the strongest cached, else 6-6-3 built now).
         #[arg(long)]
         partition: Option<String>,
-        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
-        /// npuzzle/pdb in the user's cache directory).
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
+        /// empty, else npuzzle/pdb in the user's cache directory).
         #[arg(long, value_name = "DIR")]
         pdb_dir: Option<std::path::PathBuf>,
         /// Use the blank-last form of the instances (default: Korf's blank-first form).
@@ -113,8 +113,8 @@ pub enum Which {
         /// Partition (default: the strongest cached, else 6-6-6-6 built now).
         #[arg(long)]
         partition: Option<String>,
-        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
-        /// npuzzle/pdb in the user's cache directory).
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
+        /// empty, else npuzzle/pdb in the user's cache directory).
         #[arg(long, value_name = "DIR")]
         pdb_dir: Option<std::path::PathBuf>,
         /// Use the blank-last form of the instances (default: Korf's blank-first form).
@@ -128,8 +128,8 @@ pub enum Which {
         /// Partition (default: the strongest cached, else 6-6-3 built now).
         #[arg(long)]
         partition: Option<String>,
-        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
-        /// npuzzle/pdb in the user's cache directory).
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
+        /// empty, else npuzzle/pdb in the user's cache directory).
         #[arg(long, value_name = "DIR")]
         pdb_dir: Option<std::path::PathBuf>,
         /// Use the blank-first form (default: the blank-last form they were published in).
@@ -229,8 +229,8 @@ pub struct KorfRun {
     pub set: InstanceSet,
     /// Partition (default: the strongest cached, else the shape's default built now).
     pub partition: Option<String>,
-    /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
-    /// npuzzle/pdb in the user's cache directory).
+    /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
+    /// empty, else npuzzle/pdb in the user's cache directory).
     pub pdb_dir: Option<std::path::PathBuf>,
     /// Blank-last form of the instances.
     pub blank_last: bool,

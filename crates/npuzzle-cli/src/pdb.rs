@@ -25,8 +25,8 @@ pub struct PdbOptions {
     /// for auto: the strongest cached, else 6-6-3 on 4×4, 6-6-6-6 on 5×5, blocks elsewhere).
     #[arg(long, value_name = "PARTITION")]
     pub pdb: Option<String>,
-    /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
-    /// npuzzle/pdb in the user's cache directory).
+    /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
+    /// empty, else npuzzle/pdb in the user's cache directory).
     #[arg(long, value_name = "DIR")]
     pub pdb_dir: Option<PathBuf>,
 }
@@ -207,23 +207,23 @@ pub enum PdbAction {
         #[arg(long)]
         force: bool,
         #[arg(long, value_name = "DIR")]
-        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
-        /// npuzzle/pdb in the user's cache directory).
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
+        /// empty, else npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,
     },
     /// List the cached databases and tables with their headers.
     Info {
         #[arg(long, value_name = "DIR")]
-        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
-        /// npuzzle/pdb in the user's cache directory).
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
+        /// empty, else npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,
     },
     /// Check every cached database and table as loading does (header, checksums, the
     /// entries' meaning); exit 1 if any is damaged.
     Verify {
         #[arg(long, value_name = "DIR")]
-        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not empty, else
-        /// npuzzle/pdb in the user's cache directory).
+        /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
+        /// empty, else npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,
     },
 }

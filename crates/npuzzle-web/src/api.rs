@@ -2,9 +2,9 @@
 //!
 //! Every error is a JSON object `{"error": code, "message": text}` with a 4xx/5xx status:
 //! 400 for a malformed request or board (or a body cut off by its connection closing), 408 for
-//! a first request head or a body that did not arrive in time, 413 for a body over the limit, 415 for a body not
-//! declared as JSON, 422 for a board that cannot reach the goal, 503 when every search slot
-//! stayed busy. A search that runs out of the server's budget is answered by the near-optimal
+//! a connection's first request head or a body that did not arrive in time, 413 for a body
+//! over the limit, 415 for a body not declared as JSON, 422 for a board that cannot reach the
+//! goal, 503 when every search slot stayed busy. A search that runs out of the server's budget is answered by the near-optimal
 //! solver, labelled not optimal, with a `note`.
 
 use crate::AppState;

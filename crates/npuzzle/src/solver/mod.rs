@@ -207,25 +207,53 @@ pub enum NotOptimal {
     Method,
 }
 
-impl Answer {
-    /// Why this answer (for a board of `shape`) is not proven the fewest moves; `None` when
-    /// it is.
-    pub fn not_optimal(&self, shape: crate::board::Shape) -> Option<NotOptimal> {
-        if self.optimal {
-            return None;
-        }
-        Some(match self.fallback_after {
+impl NotOptimal {
+    /// Why answers of `algorithm` (over databases or not; after the optimal search hit
+    /// `fallback_after`) for boards of `shape` are not proven the fewest moves.
+    fn of(
+        algorithm: Algorithm,
+        databases: bool,
+        fallback_after: Option<search::LimitKind>,
+        shape: crate::board::Shape,
+    ) -> NotOptimal {
+        match fallback_after {
             Some(kind) => NotOptimal::Fallback(kind),
             None if shape.cells() > MAX_CELLS => NotOptimal::TooLarge,
             // Near-optimal without databases where an optimal search over them would run;
             // with databases, or on boards too small to want them, `near` was asked for.
-            None if self.algorithm == Algorithm::Near
-                && self.databases.is_none()
-                && shape.cells() >= 16 =>
-            {
+            None if algorithm == Algorithm::Near && !databases && shape.cells() >= 16 => {
                 NotOptimal::NoDatabases
             }
             None => NotOptimal::Method,
+        }
+    }
+
+    /// The reason in words, for boards of `shape` (a verdict's `not compared` says it).
+    pub fn reason(self, shape: crate::board::Shape) -> String {
+        match self {
+            NotOptimal::Fallback(kind) => format!("the optimal search stopped at its {kind}"),
+            NotOptimal::NoDatabases => format!(
+                "no pattern databases for {shape} boards here; `npuzzle pdb build --size {shape}` makes them"
+            ),
+            NotOptimal::TooLarge => {
+                format!("no optimal method answers boards past {MAX_CELLS} cells")
+            }
+            NotOptimal::Method => "the method asked for does not promise the fewest moves".into(),
+        }
+    }
+}
+
+impl Answer {
+    /// Why this answer (for a board of `shape`) is not proven the fewest moves; `None` when
+    /// it is.
+    pub fn not_optimal(&self, shape: crate::board::Shape) -> Option<NotOptimal> {
+        (!self.optimal).then(|| {
+            NotOptimal::of(
+                self.algorithm,
+                self.databases.is_some(),
+                self.fallback_after,
+                shape,
+            )
         })
     }
 }
@@ -642,22 +670,14 @@ impl Solver {
         let shape = board.shape();
         let optimum = || {
             if !self.method.is_optimal() {
-                return Err(if shape.cells() > crate::heuristic::pdb::MAX_PDB_CELLS {
-                    format!(
-                        "no optimal method answers boards past {} cells",
-                        crate::heuristic::pdb::MAX_PDB_CELLS
-                    )
-                } else if self.method == Algorithm::Near {
-                    format!(
-                        "no pattern databases for {shape} boards here; `npuzzle pdb build --size {shape}` makes them"
-                    )
-                } else {
-                    format!("{} is not an optimal method", self.method.name())
-                });
+                let databases = self.databases_named(self.method.uses_heuristic()).is_some();
+                return Err(NotOptimal::of(self.method, databases, None, shape).reason(shape));
             }
             match self.solve_within(board, limits) {
-                Ok(Outcome::Solved(a)) if a.optimal => Ok(a.solution.len()),
-                Ok(Outcome::Solved(_)) => Err("the answer found is not proven optimal".into()),
+                Ok(Outcome::Solved(a)) => match a.not_optimal(shape) {
+                    None => Ok(a.solution.len()),
+                    Some(why) => Err(why.reason(shape)),
+                },
                 Ok(Outcome::Unsolvable) => Err("the board cannot reach the goal".into()),
                 Err(e) => Err(e.to_string()),
             }
