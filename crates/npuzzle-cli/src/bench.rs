@@ -88,7 +88,7 @@ pub enum Which {
             value_delimiter = ',',
             default_value = "1,5,40",
             conflicts_with = "all",
-            allow_negative_numbers = true, value_parser = crate::input::at_least(0usize, usize::MAX)
+            allow_negative_numbers = true, value_parser = crate::input::whole_number(1usize, 50)
         )]
         instances: Vec<usize>,
         /// All fifty, in order (hours to days: use with --results).

@@ -154,7 +154,14 @@ where
             return Err("an empty value is not a whole number".into());
         }
         let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
-        let v: T = text.parse().map_err(|_| {
+        // `-0` is 0 (an unsigned parse refuses the sign).
+        let unsigned =
+            if text.starts_with('-') && !digits.is_empty() && digits.bytes().all(|b| b == b'0') {
+                digits
+            } else {
+                text
+            };
+        let v: T = unsigned.parse().map_err(|_| {
             // Digits too many for the type are out of range all the same.
             if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
                 if type_max && !text.starts_with('-') {
@@ -163,7 +170,7 @@ where
                     range(text)
                 }
             } else {
-                format!("`{text}` is not a whole number")
+                format!("`{text}` is not a whole number {range_words}")
             }
         })?;
         if (min..=max).contains(&v) {
@@ -299,15 +306,15 @@ mod tests {
             threads("300"),
             Err("300 is not a whole number from 0 to 256".into())
         );
-        assert_eq!(
-            threads("-0"),
-            Err("-0 is not a whole number from 0 to 256".into())
-        );
+        assert_eq!(threads("-0"), Ok(0));
         assert_eq!(
             threads("99999999999999999999"),
             Err("99999999999999999999 is not a whole number from 0 to 256".into())
         );
-        assert_eq!(threads("1.5"), Err("`1.5` is not a whole number".into()));
+        assert_eq!(
+            threads("1.5"),
+            Err("`1.5` is not a whole number from 0 to 256".into())
+        );
         let nodes = at_least(1u64, u64::MAX);
         assert_eq!(nodes("1000"), Ok(1000));
         assert_eq!(
@@ -322,12 +329,18 @@ mod tests {
             nodes("99999999999999999999"),
             Err("99999999999999999999 is too large".into())
         );
-        assert_eq!(nodes("many"), Err("`many` is not a whole number".into()));
+        assert_eq!(
+            nodes("many"),
+            Err("`many` is not a whole number of at least 1".into())
+        );
         assert_eq!(
             nodes(""),
             Err("an empty value is not a whole number".into())
         );
-        assert_eq!(nodes("+-5"), Err("`+-5` is not a whole number".into()));
+        assert_eq!(
+            nodes("+-5"),
+            Err("`+-5` is not a whole number of at least 1".into())
+        );
         // A cap below the type's own (MiB that fit in bytes) is "too large" past it too.
         let mib = at_least(1u64, u64::MAX >> 20);
         assert_eq!(

@@ -137,9 +137,14 @@ pub fn tokens(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 /// A token as messages show it: at most 24 bytes, control characters and escape sequences
 /// escaped so that nothing from the input reaches a terminal raw.
 fn shorten(token: &[u8]) -> String {
+    // Control characters escaped, so that a message stays one line; quotes and backslashes
+    // shown as typed.
     let s: String = String::from_utf8_lossy(&token[..token.len().min(24)])
         .chars()
-        .flat_map(char::escape_debug)
+        .flat_map(|c| match c {
+            '"' | '\'' | '\\' => vec![c],
+            _ => c.escape_debug().collect(),
+        })
         .collect();
     if token.len() > 24 { s + "…" } else { s }
 }
@@ -369,6 +374,11 @@ mod tests {
         // A JSON line (say `scramble --format jsonl`) is told so.
         let e = Board::parse(r#"{"board": "1 2 3 4 5 6 7 8 x"}"#).unwrap_err();
         assert!(e.to_string().contains("JSON is not read as a board"), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with(r#"line 1: `{"board":` at column 1"#),
+            "{e}"
+        );
         let e = Board::parse("1 2 3 4 5 6 7 8 99999999999").unwrap_err();
         assert!(matches!(e.kind, ParseErrorKind::TileTooLarge { .. }));
         // A board past every size on one line, its tiles shuffled: too many tiles, not one
