@@ -238,6 +238,11 @@ fn read_checked(path: &Path, file: &File, header: &PdbHeader) -> Result<Vec<u8>,
 /// created first).
 pub(crate) fn write_whole(path: &Path, parts: &[&[u8]]) -> Result<(), PdbError> {
     if let Some(dir) = path.parent() {
+        // A file where the cache directory should be: said as such, not as "File exists".
+        if dir.exists() && !dir.is_dir() {
+            let why = std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory");
+            return Err(io_err(dir, why));
+        }
         fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
     }
     remove_stale_temporaries(path);
@@ -685,6 +690,17 @@ mod tests {
         fs::write(&path, &bytes[..30]).unwrap();
         assert!(cache.load(&goal, &tiles).is_err());
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A file where the cache directory belongs makes a save fail saying so (the OS's own
+    /// words would be "File exists").
+    #[test]
+    fn a_file_in_place_of_the_cache_is_not_a_directory() {
+        let file = std::env::temp_dir().join(format!("npuzzle-pdb-file-{}", std::process::id()));
+        fs::write(&file, b"").unwrap();
+        let e = write_whole(&file.join("x.pdb"), &[b"entries"]).unwrap_err();
+        assert!(e.to_string().contains("not a directory"), "{e}");
+        fs::remove_file(&file).unwrap();
     }
 
     /// A FIFO or a directory where a database file belongs is reported, never opened (a FIFO
