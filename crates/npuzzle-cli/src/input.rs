@@ -300,53 +300,46 @@ mod tests {
     #[test]
     fn whole_numbers_are_refused_in_words() {
         let threads = whole_number(0u16, 256);
-        assert_eq!(threads("12"), Ok(12));
-        assert_eq!(threads(" 256 "), Ok(256));
-        assert_eq!(
-            threads("300"),
-            Err("300 is not a whole number from 0 to 256".into())
-        );
-        assert_eq!(threads("-0"), Ok(0));
-        assert_eq!(
-            threads("99999999999999999999"),
-            Err("99999999999999999999 is not a whole number from 0 to 256".into())
-        );
-        assert_eq!(
-            threads("1.5"),
-            Err("`1.5` is not a whole number from 0 to 256".into())
-        );
+        for (text, read) in [
+            ("12", Ok(12)),
+            (" 256 ", Ok(256)),
+            ("-0", Ok(0)),
+            ("300", Err("300 is not a whole number from 0 to 256")),
+            (
+                "99999999999999999999",
+                Err("99999999999999999999 is not a whole number from 0 to 256"),
+            ),
+            ("1.5", Err("`1.5` is not a whole number from 0 to 256")),
+        ] {
+            assert_eq!(threads(text), read.map_err(String::from), "{text}");
+        }
         let nodes = at_least(1u64, u64::MAX);
-        assert_eq!(nodes("1000"), Ok(1000));
-        assert_eq!(
-            nodes("0"),
-            Err("0 is not a whole number of at least 1".into())
-        );
-        assert_eq!(
-            nodes("-5"),
-            Err("-5 is not a whole number of at least 1".into())
-        );
-        assert_eq!(
-            nodes("99999999999999999999"),
-            Err("99999999999999999999 is too large".into())
-        );
-        assert_eq!(
-            nodes("many"),
-            Err("`many` is not a whole number of at least 1".into())
-        );
-        assert_eq!(
-            nodes(""),
-            Err("an empty value is not a whole number".into())
-        );
-        assert_eq!(
-            nodes("+-5"),
-            Err("`+-5` is not a whole number of at least 1".into())
-        );
         // A cap below the type's own (MiB that fit in bytes) is "too large" past it too.
         let mib = at_least(1u64, u64::MAX >> 20);
-        assert_eq!(
-            mib("20000000000000"),
-            Err("20000000000000 is too large".into())
-        );
+        for (parse, text, read) in [
+            (&nodes, "1000", Ok(1000)),
+            (&nodes, "0", Err("0 is not a whole number of at least 1")),
+            (&nodes, "-5", Err("-5 is not a whole number of at least 1")),
+            (
+                &nodes,
+                "99999999999999999999",
+                Err("99999999999999999999 is too large"),
+            ),
+            (
+                &nodes,
+                "many",
+                Err("`many` is not a whole number of at least 1"),
+            ),
+            (&nodes, "", Err("an empty value is not a whole number")),
+            (
+                &nodes,
+                "+-5",
+                Err("`+-5` is not a whole number of at least 1"),
+            ),
+            (&mib, "20000000000000", Err("20000000000000 is too large")),
+        ] {
+            assert_eq!(parse(text), read.map_err(String::from), "{text}");
+        }
     }
 
     #[test]

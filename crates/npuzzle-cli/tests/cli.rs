@@ -27,6 +27,15 @@ fn npuzzle(args: &[&str], stdin: &str) -> Output {
     out
 }
 
+/// The address a server's log `line` names: what follows `after`, up to `end`.
+fn address_in(line: &str, after: &str, end: char) -> String {
+    line.split(after)
+        .nth(1)
+        .and_then(|rest| rest.split(end).next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string()
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
@@ -941,12 +950,7 @@ fn serve_refuses_connections_until_its_databases_are_loaded() {
         }
     };
     let loading = line("loading the pattern databases");
-    let addr = loading
-        .split("; ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .unwrap_or_else(|| panic!("no address in {loading:?}"))
-        .to_string();
+    let addr = address_in(&loading, "; ", ' ');
     // The build takes seconds: the port is bound but not listening yet.
     let early = TcpStream::connect(&addr).map(|_| ()).map_err(|e| e.kind());
     assert_eq!(early, Err(std::io::ErrorKind::ConnectionRefused));
@@ -998,12 +1002,7 @@ fn serve_logs_a_body_cut_off_by_its_client() {
             .unwrap_or_else(|_| panic!("no {what} in the server's log"))
     };
     let first = next_line("first line");
-    let addr = first
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .to_string();
+    let addr = address_in(&first, "http://", '/');
     let body = r#"{"board": "1 2 3 4 5 6 7 8 x"}"#;
     let post = |sent: &str, length: usize| {
         let mut s = TcpStream::connect(&addr).unwrap();

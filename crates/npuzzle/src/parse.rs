@@ -137,15 +137,15 @@ pub fn tokens(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 /// A token as messages show it: at most 24 bytes, control characters and escape sequences
 /// escaped so that nothing from the input reaches a terminal raw.
 fn shorten(token: &[u8]) -> String {
-    // Control characters escaped, so that a message stays one line; quotes and backslashes
-    // shown as typed.
-    let s: String = String::from_utf8_lossy(&token[..token.len().min(24)])
-        .chars()
-        .flat_map(|c| match c {
-            '"' | '\'' | '\\' => vec![c],
-            _ => c.escape_debug().collect(),
-        })
-        .collect();
+    // Characters that would break or hide in a one-line message escaped (a backslash too, so
+    // that an escape stays unambiguous); quotes shown as typed.
+    let mut s = String::new();
+    for c in String::from_utf8_lossy(&token[..token.len().min(24)]).chars() {
+        match c {
+            '"' | '\'' => s.push(c),
+            _ => s.extend(c.escape_debug()),
+        }
+    }
     if token.len() > 24 { s + "…" } else { s }
 }
 

@@ -238,12 +238,15 @@ fn read_checked(path: &Path, file: &File, header: &PdbHeader) -> Result<Vec<u8>,
 /// created first).
 pub(crate) fn write_whole(path: &Path, parts: &[&[u8]]) -> Result<(), PdbError> {
     if let Some(dir) = path.parent() {
-        // A file where the cache directory should be: said as such, not as "File exists".
-        if dir.exists() && !dir.is_dir() {
-            let why = std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory");
-            return Err(io_err(dir, why));
-        }
-        fs::create_dir_all(dir).map_err(|e| io_err(dir, e))?;
+        fs::create_dir_all(dir).map_err(|e| {
+            // A file where the cache directory should be: said as such, not as "File exists".
+            let e = if dir.is_file() {
+                std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory")
+            } else {
+                e
+            };
+            io_err(dir, e)
+        })?;
     }
     remove_stale_temporaries(path);
     let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
