@@ -1,11 +1,13 @@
 //! Progress of long searches on a terminal: the library's engine reports its bound and states
 //! expanded, the near-optimal solver the cells it has still to peel; here they become a spinner
 //! line on stderr, shown only once a search has run for more than a second and never when
-//! stderr is not a terminal. One hook serves every search of a run: the line appears for each
-//! long search and is cleared when that search ends (boards solved at once share it).
+//! stderr is not a terminal. One hook serves every search of a run: a line appears for each
+//! long search and is cleared when that search ends. Boards of a batch searched at once each
+//! have their own line, headed by their input line (the library's reports carry it).
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use npuzzle::search::{ProgressHook, SearchProgress, Stage};
+use std::collections::HashMap;
 use std::io::IsTerminal;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -20,28 +22,32 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
-    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    // One line per search in flight (at most one per thread), keyed by the board's input line.
+    let lines = MultiProgress::new();
+    let bars: Mutex<HashMap<Option<usize>, ProgressBar>> = Mutex::new(HashMap::new());
     let hook = move |p: &SearchProgress| {
-        let Ok(mut bar) = bar.lock() else {
+        let Ok(mut bars) = bars.lock() else {
             return;
         };
         if p.finished {
-            if let Some(b) = bar.take() {
+            if let Some(b) = bars.remove(&p.line) {
                 b.finish_and_clear();
+                lines.remove(&b);
             }
             return;
         }
         if p.elapsed < Duration::from_secs(1) {
             return;
         }
-        let b = bar.get_or_insert_with(|| {
-            let b = ProgressBar::new_spinner();
+        let b = bars.entry(p.line).or_insert_with(|| {
+            let b = lines.add(ProgressBar::new_spinner());
             b.set_style(
                 ProgressStyle::with_template("{spinner} {msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_spinner()),
             );
             b
         });
+        let board = p.line.map(|l| format!("line {l}: ")).unwrap_or_default();
         let rate = p.rate();
         let stage = match p.stage {
             Stage::Bound(bound) => format!("IDA* bound {bound}"),
@@ -56,7 +62,7 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
             _ => format!(", {:.1} M/s", rate / 1e6),
         };
         b.set_message(format!(
-            "{label}{stage}: {} states expanded{rate}, {:.0} s",
+            "{label}{board}{stage}: {} states expanded{rate}, {:.0} s",
             p.expanded,
             p.elapsed.as_secs_f64()
         ));

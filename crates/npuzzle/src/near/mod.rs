@@ -405,6 +405,7 @@ fn peel_outer(
                 elapsed: p.started.elapsed(),
                 layout: std::time::Duration::ZERO,
                 finished,
+                line: None,
             });
         }
     };

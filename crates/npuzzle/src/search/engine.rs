@@ -89,6 +89,9 @@ pub struct SearchProgress {
     pub layout: Duration,
     /// Whether this is the last report (the search ended: solved, exhausted or stopped).
     pub finished: bool,
+    /// The input line of the board searched, when a batch reports it (several boards may be
+    /// searched at once); `None` for a search on its own.
+    pub line: Option<usize>,
 }
 
 impl SearchProgress {
@@ -218,6 +221,7 @@ impl<'a, E> Shared<'a, E> {
             elapsed,
             layout: Duration::ZERO,
             finished,
+            line: None,
         });
     }
 }

@@ -123,6 +123,22 @@ impl Limits {
         }
     }
 
+    /// These limits for the board of input line `line` of a batch: its progress reports carry
+    /// the line, so that a front end can tell boards searched at once apart. `None` when
+    /// there is no progress hook (nothing to label).
+    pub fn reporting_line(&self, line: usize) -> Option<Limits> {
+        let hook = self.progress.clone()?;
+        Some(Limits {
+            progress: Some(engine::ProgressHook(Arc::new(move |p: &SearchProgress| {
+                (hook.0)(&SearchProgress {
+                    line: Some(line),
+                    ..*p
+                })
+            }))),
+            ..self.clone()
+        })
+    }
+
     /// One of `parts` searches that run side by side: each holds its share of the
     /// stored-state cap (at least one state).
     pub fn share(&self, parts: usize) -> Limits {
@@ -566,6 +582,7 @@ impl<'a> Budget<'a> {
                 elapsed,
                 layout: Duration::ZERO,
                 finished,
+                line: None,
             });
         }
     }

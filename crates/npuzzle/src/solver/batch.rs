@@ -916,9 +916,9 @@ impl<S: Sink> ChunkRun<'_, S> {
                 if self.solvers.is_interrupted() {
                     return false;
                 }
-                let result = self
-                    .solvers
-                    .answer(board, searching.one_core, &searching.limits);
+                let labelled = searching.limits.reporting_line(puzzle.line);
+                let limits = labelled.as_ref().unwrap_or(&searching.limits);
+                let result = self.solvers.answer(board, searching.one_core, limits);
                 let cancelled = matches!(&result, Err(SolveError::Search(SearchError::Limit(l)))
                     if l.kind == LimitKind::Cancelled);
                 if cancelled && self.solvers.is_interrupted() {
@@ -1385,6 +1385,43 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
+    }
+
+    /// Boards searched at once report their progress under their own input lines.
+    #[test]
+    fn progress_reports_name_the_board_line() {
+        let goal = Board::goal(Shape::new(4, 3).unwrap());
+        let mut texts = vec!["1 2 3".to_string()];
+        let mut b = goal.clone();
+        for m in "ldruldrulldrr".chars() {
+            b.apply(crate::Move::from_letter(m).unwrap());
+            texts.push(b.to_judge_line());
+        }
+        let reports = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = reports.clone();
+        let limits = Limits {
+            progress: Some(crate::search::ProgressHook(Arc::new(
+                move |p: &crate::search::SearchProgress| sink.lock().unwrap().push(p.line),
+            ))),
+            ..Limits::default()
+        };
+        let template = SolverBuilder::new(goal.clone())
+            .algorithm(Algorithm::IdaStar)
+            .heuristic(Some(HeuristicKind::Manhattan))
+            .limits(limits);
+        let solvers = Solvers::new(Goals::Standard, template)
+            .on_threads(2)
+            .unwrap();
+        let c = solvers
+            .collect(&texts, Some(goal.shape()), Collect::default())
+            .unwrap();
+        assert!(matches!(&c[0], Collected::Unreadable(_)), "{:?}", c[0]);
+        assert!(c[1..].iter().all(|c| matches!(c, Collected::Solved(_))));
+        let mut lines: Vec<Option<usize>> = reports.lock().unwrap().clone();
+        lines.sort();
+        lines.dedup();
+        // Every board searched reports under its line (the first is not a board).
+        assert_eq!(lines, (2..=texts.len()).map(Some).collect::<Vec<_>>());
     }
 
     #[test]

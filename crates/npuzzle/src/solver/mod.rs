@@ -967,6 +967,7 @@ impl Solver {
                     elapsed,
                     layout: elapsed.saturating_sub(layout_began),
                     finished,
+                    line: None,
                 })
             }
         };
