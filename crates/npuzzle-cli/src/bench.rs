@@ -61,7 +61,7 @@ pub enum Which {
     /// is checked against the published optimum (exit 1 on a mismatch).
     Korf100 {
         /// Partition (default: the strongest cached, else 6-6-3 built now).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::input::partition)]
         partition: Option<String>,
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
@@ -111,7 +111,7 @@ pub enum Which {
         #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = crate::input::seconds)]
         budget: Option<f64>,
         /// Partition (default: the strongest cached, else 6-6-6-6 built now).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::input::partition)]
         partition: Option<String>,
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
@@ -126,7 +126,7 @@ pub enum Which {
     /// (exit 1 on a mismatch).
     Fifteen80 {
         /// Partition (default: the strongest cached, else 6-6-3 built now).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::input::partition)]
         partition: Option<String>,
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).

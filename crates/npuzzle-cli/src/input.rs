@@ -94,6 +94,17 @@ impl BoardOptions {
     }
 }
 
+/// A command-line value parser for a pattern-database partition (`--pdb`, `--partition`):
+/// one that no board could take is a usage error before any board is read; the library checks
+/// the rest against each board's shape.
+pub fn partition(spec: &str) -> std::result::Result<String, String> {
+    match npuzzle::heuristic::pdb_set::Partition::check_spelling(spec) {
+        Ok(()) => Ok(spec.to_string()),
+        Err(npuzzle::heuristic::pdb::PdbError::BadPattern(why)) => Err(why),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// A command-line value parser for whole numbers from `min` to `max`, with a message saying
 /// so in words (clap's own range check would print Rust's `1..=5`).
 pub fn whole_number<T>(

@@ -23,7 +23,7 @@ pub struct PdbOptions {
     /// Pattern-database partition: 7-8, 6-6-3, 5-5-5 (4×4), 6-6-6-6 (5×5), blocks-K (any board
     /// of 16 to 32 cells) or tile lists such as 1,2,3,4,5,6,7,8/9,10,11,12,13,14,15 (default
     /// for auto: the strongest cached, else 6-6-3 on 4×4, 6-6-6-6 on 5×5, blocks elsewhere).
-    #[arg(long, value_name = "PARTITION")]
+    #[arg(long, value_name = "PARTITION", value_parser = crate::input::partition)]
     pub pdb: Option<String>,
     /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
     /// empty, else npuzzle/pdb in the user's cache directory).
@@ -191,7 +191,7 @@ pub enum PdbAction {
     Build {
         /// Partition: 7-8, 6-6-3, 5-5-5 (4x4), 6-6-6-6 (5x5), blocks-K (any board) or tile
         /// lists separated by `/` (default: the board's default, 6-6-3 on 4x4).
-        #[arg(long)]
+        #[arg(long, value_parser = crate::input::partition)]
         partition: Option<String>,
         /// The strongest partition whose build fits in this machine's available memory
         /// (7-8 on 4x4, 6-6-6-6 on 5x5), announced with its size before it starts.

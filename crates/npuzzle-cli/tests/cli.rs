@@ -190,6 +190,40 @@ fn a_directory_for_a_file_of_boards_is_named() {
     assert!(stderr(&o).contains(&want), "{}", stderr(&o));
 }
 
+/// A partition no board could take is a usage error before any board is read (it used to be
+/// one error per board); one that only the board's shape refuses stays an error in its place.
+#[test]
+fn a_partition_no_board_takes_is_a_usage_error() {
+    let boards = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n2 3 4 1 5 x 7 6 8\n";
+    for (args, says) in [
+        (&["solve", "--pdb", "foo"][..], "`foo` is not a partition"),
+        (
+            &["check", "--pdb", "1,2,x", "-"][..],
+            "`x` in `1,2,x` is not a tile",
+        ),
+        (
+            &["pdb", "build", "--partition", "blocks-9"][..],
+            "blocks-K takes K from 1 to 8",
+        ),
+        (
+            &["bench", "korf100", "--partition", "7-7"][..],
+            "`7-7` is not a partition",
+        ),
+    ] {
+        let o = npuzzle(args, boards);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).is_empty(), "{args:?}: {}", stdout(&o));
+        assert!(stderr(&o).contains(says), "{args:?}: {}", stderr(&o));
+    }
+    let o = npuzzle(&["solve", "--pdb", "6-6-6-6"], boards);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "error\nullddrurdllurrdlurd\n");
+    assert!(
+        stderr(&o)
+            .contains("line 1: bad pattern: the 6-6-6-6 partition is for 5x5 boards, not 4x4")
+    );
+}
+
 #[test]
 fn goal_option() {
     let goal = "1 2 3 8 x 4 7 6 5";

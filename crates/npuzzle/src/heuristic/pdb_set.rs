@@ -336,6 +336,43 @@ impl Partition {
         Ok(p)
     }
 
+    /// Whether `spec` is written as a partition at all, whatever the board: a preset's name,
+    /// `blocks-K` with K from 1 to the most tiles a pattern takes, or tile lists of numbers
+    /// separated by `,` and `/`. A front end checks this once, before any board is read;
+    /// [`Partition::parse`] then checks the partition against each board's shape.
+    pub fn check_spelling(spec: &str) -> Result<(), PdbError> {
+        let spec = spec.trim();
+        if PRESETS.contains(&spec) {
+            return Ok(());
+        }
+        let shown: String = spec.chars().take(64).flat_map(char::escape_debug).collect();
+        if let Some(k) = spec.strip_prefix("blocks-") {
+            return match k.parse::<usize>() {
+                Ok(k) if (1..=MAX_PATTERN_TILES).contains(&k) => Ok(()),
+                _ => Err(PdbError::BadPattern(format!(
+                    "`{shown}`: blocks-K takes K from 1 to {MAX_PATTERN_TILES}"
+                ))),
+            };
+        }
+        let tiles = spec.split('/').flat_map(|group| group.split(','));
+        if !spec.is_empty() && tiles.clone().all(|t| t.trim().parse::<Tile>().is_ok()) {
+            return Ok(());
+        }
+        let what = match tiles.clone().find(|t| t.trim().parse::<Tile>().is_err()) {
+            Some(t) if spec.contains([',', '/']) => format!(
+                "`{}` in `{shown}` is not a tile",
+                t.chars()
+                    .take(24)
+                    .flat_map(char::escape_debug)
+                    .collect::<String>()
+            ),
+            _ => format!("`{shown}` is not a partition"),
+        };
+        Err(PdbError::BadPattern(format!(
+            "{what}; expected a preset (7-8, 6-6-3 or 5-5-5 on 4x4, 6-6-6-6 on 5x5), blocks-K, or tile lists such as 1,2,3/4,5,6 (every tile of the board once)"
+        )))
+    }
+
     /// What a partition may be written as on `shape`, for messages.
     fn choices(shape: Shape) -> String {
         let presets: Vec<&str> = PRESETS
@@ -1108,6 +1145,30 @@ mod tests {
             assert!(e.contains(said) && e.contains("7-8, 6-6-3, 5-5-5"), "{e}");
         }
         assert!(Partition::parse("7-8", four).is_ok());
+        // The same words before any board is known; anything a board may take passes.
+        for (spec, said) in [
+            ("foo", "`foo` is not a partition; "),
+            ("7-7", "`7-7` is not a partition; "),
+            ("", "`` is not a partition; "),
+            ("1,2,x/3", "`x` in `1,2,x/3` is not a tile; "),
+            ("1,2,,3", "`` in `1,2,,3` is not a tile; "),
+            ("blocks-0", "`blocks-0`: blocks-K takes K from 1 to 8"),
+            ("blocks-x", "`blocks-x`: blocks-K takes K from 1 to 8"),
+        ] {
+            let e = Partition::check_spelling(spec).unwrap_err().to_string();
+            assert!(e.contains(said), "{spec}: {e}");
+        }
+        for spec in [
+            "7-8",
+            "6-6-6-6",
+            " 5-5-5 ",
+            "blocks-4",
+            "1,2,3/4,5,6,7,8",
+            "99",
+        ] {
+            assert!(Partition::check_spelling(spec).is_ok(), "{spec}");
+        }
+        assert!(Partition::parse("1,2,3/4,5,6,7,8", four).is_err());
     }
 
     /// A builder waiting for another's build of the same database (a process sharing the
