@@ -496,9 +496,10 @@ fn note(board: &Board, a: &Answer) -> Option<String> {
             format!("this board needs a longer search than this server allows; {near}")
         }
         NotOptimal::NoDatabases => format!(
-            "this server has no pattern databases for {shape}, so the answer is near-optimal \
-             (short, but not proven the fewest moves); building them once \
-             (`npuzzle pdb build --size {shape}`) and restarting the server makes answers optimal",
+            "this server has no pattern databases loaded for {shape}, so the answer is \
+             near-optimal (short, but not proven the fewest moves); with them cached \
+             (`npuzzle pdb build --size {shape}`, once) and the server restarted (without \
+             --no-pdb), answers are optimal",
             shape = board.shape()
         ),
         NotOptimal::TooLarge => "boards this large are answered by the near-optimal solver: \

@@ -87,6 +87,21 @@ async fn solve_scramble_check_and_health() {
         assert_eq!(v["optimal"], false);
         assert_eq!(v["algorithm"], "near");
         replays(&board, shape, v["moves"].as_str().unwrap());
+        // Why not optimal, in words true with or without `--no-pdb`; and so for `check`.
+        let note = v["note"].as_str().unwrap();
+        assert!(
+            note.contains(&format!("no pattern databases loaded for {shape}")),
+            "{v}"
+        );
+        let (code, c) = s
+            .post(
+                "/api/check",
+                json!({"board": board, "width": w, "height": h, "moves": v["moves"]}),
+            )
+            .await;
+        assert_eq!((code, &c["valid"]), (200, &json!(true)), "{c}");
+        let says = format!("no pattern databases for {shape} boards were loaded");
+        assert!(c["message"].as_str().unwrap().contains(&says), "{c}");
     }
 
     // check
