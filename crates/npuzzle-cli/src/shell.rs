@@ -1,7 +1,7 @@
 //! Shell integration a command-line tool is expected to have: completion scripts and a manual
 //! page, both generated from the same clap definitions as `--help`, so they never drift.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 use std::io::Write;
@@ -39,6 +39,12 @@ pub struct ManArgs {
 pub fn man<C: CommandFactory>(args: ManArgs) -> Result<ExitCode> {
     let cmd = C::command();
     if let Some(dir) = args.dir {
+        if dir.exists() && !dir.is_dir() {
+            bail!(
+                "{} is not a directory: --dir takes one (made if missing)",
+                dir.display()
+            );
+        }
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         clap_mangen::generate_to(cmd, &dir)
             .with_context(|| format!("writing the pages into {}", dir.display()))?;

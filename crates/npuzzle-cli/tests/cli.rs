@@ -834,14 +834,20 @@ fn uva_count_and_datasets_over_lines() {
 
 #[test]
 fn empty_input_says_so() {
-    for input in ["", "  \n\n\t\n"] {
+    for (input, says) in [
+        ("", "line 1: the input holds no board: it is empty"),
+        (
+            "  \n\n\t\n",
+            "line 1: the input holds no board: its 3 lines are blank",
+        ),
+        (
+            "\n",
+            "line 1: the input holds no board: its only line is blank",
+        ),
+    ] {
         let o = npuzzle(&["solve"], input);
         assert_eq!(o.status.code(), Some(1));
-        assert!(
-            stderr(&o).contains("the input holds no board"),
-            "{}",
-            stderr(&o)
-        );
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
         assert_eq!(stdout(&o), "");
     }
 }

@@ -773,10 +773,13 @@ impl<R: BufRead> JudgeReader<R> {
             self.pending.push_back(Puzzle::report(line, message));
         }
         if self.mode == Mode::Start {
-            self.pending.push_back(Puzzle::report(
-                self.line_no.max(1),
-                "the input holds no board".into(),
-            ));
+            // Blamed on the first line: none of them holds anything.
+            let message = match self.line_no {
+                0 => "the input holds no board: it is empty".to_string(),
+                1 => "the input holds no board: its only line is blank".to_string(),
+                n => format!("the input holds no board: its {n} lines are blank"),
+            };
+            self.pending.push_back(Puzzle::report(1, message));
         }
         self.finished = true;
     }
