@@ -160,7 +160,10 @@ pub async fn scramble(
         };
         ApiError::bad(
             "bad_query",
-            format!("the query takes width and height, whole numbers ({why})"),
+            format!(
+                "the query takes width and height, whole numbers from 2 to {} ({why})",
+                state.config.max_side
+            ),
         )
     })?;
     let shape = shape_of(&state, q.width.unwrap_or(3), q.height.unwrap_or(3))?;

@@ -292,13 +292,12 @@ async fn errors_are_json_with_the_right_status() {
         "{v}"
     );
     // An unknown or malformed query is said so, in the API's words, not ignored.
-    for query in ["size=4x4", "width=abc"] {
+    for query in ["size=4x4", "width=abc", "width=-1"] {
         let (code, v) = s.get(&format!("/api/scramble?{query}")).await;
         assert_eq!((code, v["error"].as_str()), (400, Some("bad_query")), "{v}");
-        assert!(
-            !v["message"].as_str().unwrap().contains("deserialize"),
-            "{v}"
-        );
+        let message = v["message"].as_str().unwrap();
+        assert!(!message.contains("deserialize"), "{v}");
+        assert!(message.contains("whole numbers from 2 to 16"), "{v}");
     }
     // Messages name JSON's types, not the server's.
     for body in [
