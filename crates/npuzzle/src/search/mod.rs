@@ -85,10 +85,11 @@ pub struct Limits {
 #[error("a time limit must be a positive number of seconds, not {0}")]
 pub struct BadSeconds(pub f64);
 
-/// `secs` seconds as a time limit (at most about 31 years): every front end reads its
-/// `timeout` option through this.
+/// `secs` seconds as a time limit: every front end reads its `timeout` option through this.
+/// Any positive number is taken, up to about 31 years (more, infinity included, is that
+/// much); zero, negative numbers and NaN are refused.
 pub fn seconds(secs: f64) -> Result<Duration, BadSeconds> {
-    if secs.is_finite() && secs > 0.0 {
+    if secs > 0.0 {
         Ok(Duration::from_secs_f64(secs.min(1e9)))
     } else {
         Err(BadSeconds(secs))
