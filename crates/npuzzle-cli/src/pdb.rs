@@ -348,6 +348,8 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             } else {
                 cache.files()
             };
+            // What `info` leaves out (a directory or a FIFO named like a database) is said.
+            let others = cache.entries().len() - files.len();
             // A directory named on the command line must exist; the default cache (or
             // NPUZZLE_PDB_DIR) may not yet, before anything is built.
             let problem = match std::fs::metadata(cache.dir()) {
@@ -361,6 +363,18 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             if let Some(why) = problem {
                 eprintln!("npuzzle: error: {}: {why}", cache.dir().display());
                 return Ok(ExitCode::from(1));
+            }
+            if others > 0 {
+                eprintln!(
+                    "npuzzle: {others} other {} named like a database {} (`npuzzle pdb verify` names {})",
+                    if others == 1 { "entry" } else { "entries" },
+                    if others == 1 {
+                        "is not a regular file"
+                    } else {
+                        "are not regular files"
+                    },
+                    if others == 1 { "it" } else { "them" },
+                );
             }
             if files.is_empty() {
                 let named = match &pdb_dir {

@@ -652,6 +652,26 @@ fn pattern_database_workflow() {
     let o = npuzzle(&["pdb", "verify", "--pdb-dir", d], "");
     assert!(o.status.success());
     assert_eq!(stdout(&o).matches(": ok:").count(), 3);
+    // A directory named like a database: `info` lists the databases and says it left one
+    // entry out; `verify` names it.
+    let odd = dir.join("odd.pdb");
+    std::fs::create_dir(&odd).unwrap();
+    let o = npuzzle(&["pdb", "info", "--pdb-dir", d], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().count(), 3, "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("1 other entry named like a database is not a regular file"),
+        "{}",
+        stderr(&o)
+    );
+    let o = npuzzle(&["pdb", "verify", "--pdb-dir", d], "");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("odd.pdb: not a regular file"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::remove_dir(&odd).unwrap();
 
     // 4x4 boards: auto uses the cached 5-5-5 databases and says a stronger set exists.
     let boards = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n\
