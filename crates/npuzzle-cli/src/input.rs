@@ -44,7 +44,7 @@ pub struct BoardOptions {
     #[arg(long, value_enum, default_value = "auto")]
     pub format: FormatArg,
     /// Board size WxH (columns x rows) when the tile count does not make it obvious, e.g. 3x2.
-    #[arg(long, value_name = "WxH")]
+    #[arg(long, value_name = "WxH", allow_hyphen_values = true)]
     pub size: Option<Shape>,
     /// Goal board (default: tiles in order, blank last), e.g. "1 2 3 8 x 4 7 6 5".
     #[arg(long, value_name = "BOARD")]

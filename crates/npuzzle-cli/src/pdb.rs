@@ -198,7 +198,7 @@ pub enum PdbAction {
         #[arg(long, conflicts_with = "partition")]
         best: bool,
         /// Board size WxH (default 4x4, or the size of --goal).
-        #[arg(long, value_name = "WxH")]
+        #[arg(long, value_name = "WxH", allow_hyphen_values = true)]
         size: Option<Shape>,
         /// Goal board (default: tiles in order, blank last).
         #[arg(long)]

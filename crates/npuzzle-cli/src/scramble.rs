@@ -24,7 +24,7 @@ pub struct ScrambleArgs {
     #[arg(long)]
     pub any_parity: bool,
     /// Board size WxH (default 3x3, or the size of --goal).
-    #[arg(long, value_name = "WxH")]
+    #[arg(long, value_name = "WxH", allow_hyphen_values = true)]
     pub size: Option<Shape>,
     /// The goal the boards must be able to reach (default: tiles in order, blank last).
     #[arg(long, value_name = "BOARD")]

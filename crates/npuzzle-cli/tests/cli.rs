@@ -224,6 +224,24 @@ fn a_partition_no_board_takes_is_a_usage_error() {
     );
 }
 
+/// A size starting with a minus sign is read as a (bad) size, not taken for an option.
+#[test]
+fn a_negative_size_is_named() {
+    for args in [
+        &["solve", "--size", "-5x3", "1 2 3"][..],
+        &["scramble", "--size", "-5x3"][..],
+        &["explore", "-3x3"][..],
+    ] {
+        let o = npuzzle(args, "");
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&o).contains("is not a board size (expected WxH"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
+    }
+}
+
 #[test]
 fn goal_option() {
     let goal = "1 2 3 8 x 4 7 6 5";
