@@ -20,9 +20,9 @@ pub struct ServeArgs {
     /// Searches (anything but 3×3 table lookups) allowed at once (1 to 64).
     #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u8, 64))]
     pub heavy: u8,
-    /// Megabytes that all running searches together may hold (split between the --heavy
-    /// slots; a search that needs more is answered by the near-optimal solver, labelled).
-    #[arg(long, value_name = "MB", default_value_t = 1024,
+    /// MiB that all running searches together may hold (split between the --heavy slots; a
+    /// search that needs more is answered by the near-optimal solver, labelled).
+    #[arg(long, value_name = "MiB", default_value_t = 1024,
           allow_negative_numbers = true, value_parser = crate::input::whole_number(16u64, 1 << 20))]
     pub max_memory: u64,
     /// Most connections open at once (more wait to be accepted).
