@@ -98,6 +98,14 @@ pub const PRESETS: [&str; 4] = ["7-8", "6-6-3", "5-5-5", "6-6-6-6"];
 /// of a 6-tile 5×5 database, which builds in about a minute on two cores.
 pub(crate) const MAX_DEFAULT_ENTRIES: u64 = 128_000_000;
 
+/// The first `max` characters of `text` as a message shows them (control characters escaped).
+fn shown(text: &str, max: usize) -> String {
+    text.chars()
+        .take(max)
+        .flat_map(char::escape_debug)
+        .collect()
+}
+
 impl Partition {
     /// A named preset for `shape`: `7-8`, `6-6-3`, `5-5-5` on 4×4, `6-6-6-6` on 5×5, and
     /// `blocks-K` (tiles in compact blocks of `K`, see [`Partition::blocks`]) on any board.
@@ -293,41 +301,29 @@ impl Partition {
                 Partition::choices(shape)
             )));
         }
-        // Shown in messages: control characters escaped.
-        let shown: String = spec.chars().take(64).flat_map(char::escape_debug).collect();
         if spec.starts_with("blocks-") {
             return Err(PdbError::BadPattern(format!(
-                "`{shown}`: blocks-K takes K from 1 to {MAX_PATTERN_TILES}, on boards of at most {} cells",
+                "`{}`: blocks-K takes K from 1 to {MAX_PATTERN_TILES}, on boards of at most {} cells",
+                shown(spec, 64),
                 super::pdb::MAX_PDB_CELLS
             )));
         }
-        // One word that is no tile (`foo`, `7-7`): no partition at all, not a bad tile in one.
-        if !spec.contains([',', '/']) && spec.trim().parse::<Tile>().is_err() {
+        if let Some(fault) = Partition::spelling_fault(spec) {
             return Err(PdbError::BadPattern(format!(
-                "`{shown}` is not a partition; {}",
+                "{fault}; {}",
                 Partition::choices(shape)
             )));
         }
-        let patterns = spec
+        // Every token is a tile (`spelling_fault` said so).
+        let patterns: Vec<Vec<Tile>> = spec
             .split('/')
             .map(|group| {
                 group
                     .split(',')
-                    .map(|t| {
-                        t.trim().parse::<Tile>().map_err(|_| {
-                            PdbError::BadPattern(format!(
-                                "`{}` in `{shown}` is not a tile; {}",
-                                t.chars()
-                                    .take(24)
-                                    .flat_map(char::escape_debug)
-                                    .collect::<String>(),
-                                Partition::choices(shape)
-                            ))
-                        })
-                    })
-                    .collect::<Result<Vec<Tile>, PdbError>>()
+                    .filter_map(|t| t.trim().parse::<Tile>().ok())
+                    .collect()
             })
-            .collect::<Result<Vec<_>, _>>()?;
+            .collect();
         let p = Partition {
             name: spec.to_string(),
             patterns,
@@ -341,36 +337,40 @@ impl Partition {
     /// separated by `,` and `/`. A front end checks this once, before any board is read;
     /// [`Partition::parse`] then checks the partition against each board's shape.
     pub fn check_spelling(spec: &str) -> Result<(), PdbError> {
-        let spec = spec.trim();
-        if PRESETS.contains(&spec) {
-            return Ok(());
+        match Partition::spelling_fault(spec.trim()) {
+            None => Ok(()),
+            Some(fault) => Err(PdbError::BadPattern(format!(
+                "{fault}; expected a preset (7-8, 6-6-3 or 5-5-5 on 4x4, 6-6-6-6 on 5x5), blocks-K, or tile lists such as 1,2,3/4,5,6 (every tile of the board once)"
+            ))),
         }
-        let shown: String = spec.chars().take(64).flat_map(char::escape_debug).collect();
+    }
+
+    /// What is wrong with how `spec` (trimmed) is written, whatever the board; `None` when it
+    /// is written as a partition.
+    fn spelling_fault(spec: &str) -> Option<String> {
+        if PRESETS.contains(&spec) {
+            return None;
+        }
         if let Some(k) = spec.strip_prefix("blocks-") {
             return match k.parse::<usize>() {
-                Ok(k) if (1..=MAX_PATTERN_TILES).contains(&k) => Ok(()),
-                _ => Err(PdbError::BadPattern(format!(
-                    "`{shown}`: blocks-K takes K from 1 to {MAX_PATTERN_TILES}"
-                ))),
+                Ok(k) if (1..=MAX_PATTERN_TILES).contains(&k) => None,
+                _ => Some(format!(
+                    "`{}`: blocks-K takes K from 1 to {MAX_PATTERN_TILES}",
+                    shown(spec, 64)
+                )),
             };
         }
-        let tiles = spec.split('/').flat_map(|group| group.split(','));
-        if !spec.is_empty() && tiles.clone().all(|t| t.trim().parse::<Tile>().is_ok()) {
-            return Ok(());
+        let mut tiles = spec.split('/').flat_map(|group| group.split(','));
+        match tiles.find(|t| t.trim().parse::<Tile>().is_err()) {
+            None if !spec.is_empty() => None,
+            // One word that is no tile (`foo`, `7-7`): no partition at all, not a bad tile in one.
+            Some(t) if spec.contains([',', '/']) => Some(format!(
+                "`{}` in `{}` is not a tile",
+                shown(t, 24),
+                shown(spec, 64)
+            )),
+            _ => Some(format!("`{}` is not a partition", shown(spec, 64))),
         }
-        let what = match tiles.clone().find(|t| t.trim().parse::<Tile>().is_err()) {
-            Some(t) if spec.contains([',', '/']) => format!(
-                "`{}` in `{shown}` is not a tile",
-                t.chars()
-                    .take(24)
-                    .flat_map(char::escape_debug)
-                    .collect::<String>()
-            ),
-            _ => format!("`{shown}` is not a partition"),
-        };
-        Err(PdbError::BadPattern(format!(
-            "{what}; expected a preset (7-8, 6-6-3 or 5-5-5 on 4x4, 6-6-6-6 on 5x5), blocks-K, or tile lists such as 1,2,3/4,5,6 (every tile of the board once)"
-        )))
     }
 
     /// What a partition may be written as on `shape`, for messages.
