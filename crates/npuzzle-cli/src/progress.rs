@@ -1,11 +1,13 @@
 //! Progress of long searches on a terminal: the library's engine reports its bound and states
 //! expanded, the near-optimal solver the cells it has still to peel; here they become a spinner
 //! line on stderr, shown only once a search has run for more than a second and never when
-//! stderr is not a terminal. One hook serves every search of a run: a line appears for each
-//! long search and is cleared when that search ends. Boards of a batch searched at once each
-//! have their own line, headed by their input line (the library's reports carry it).
+//! stderr is not a terminal. One hook serves every search of a run: the line appears while a
+//! long search runs and is cleared when none does. Boards of a batch searched at once
+//! share it: it shows the earliest still running, headed by its input line (the library's
+//! reports carry it), and how many others run beside it. One line, not one a board, because
+//! answers stream to the same terminal meanwhile, and redrawing several lines would wipe them.
 
-use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle::search::{ProgressHook, SearchProgress, Stage};
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -22,33 +24,27 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
     if !std::io::stderr().is_terminal() {
         return None;
     }
-    // One line per search in flight (at most one per thread), keyed by the board's input line.
-    let lines = MultiProgress::new();
-    let bars: Mutex<HashMap<Option<usize>, ProgressBar>> = Mutex::new(HashMap::new());
+    // One line, whatever runs at once: several lines redrawn under answers streaming to the
+    // same terminal would wipe them.
+    let shown: Mutex<Shown> = Mutex::new(Shown::default());
     let hook = move |p: &SearchProgress| {
-        let Ok(mut bars) = bars.lock() else {
+        let Ok(mut shown) = shown.lock() else {
             return;
         };
         if p.finished {
-            if let Some(b) = bars.remove(&p.line) {
-                b.finish_and_clear();
-                lines.remove(&b);
+            shown.searches.remove(&p.line);
+            if shown.searches.is_empty() {
+                if let Some(b) = shown.bar.take() {
+                    b.finish_and_clear();
+                }
+            } else {
+                shown.draw(&label);
             }
             return;
         }
         if p.elapsed < Duration::from_secs(1) {
             return;
         }
-        let b = bars.entry(p.line).or_insert_with(|| {
-            let b = lines.add(ProgressBar::new_spinner());
-            b.set_style(
-                ProgressStyle::with_template("{spinner} {msg}")
-                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-            );
-            b
-        });
-        let board = p.line.map(|l| format!("line {l}: ")).unwrap_or_default();
-        let rate = p.rate();
         let stage = match p.stage {
             Stage::Bound(bound) => format!("IDA* bound {bound}"),
             Stage::Peeling { left, cells } => format!("peeling: {left} of {cells} cells left"),
@@ -59,14 +55,96 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
         // No rate while the tables are laid out: nothing is expanded meanwhile.
         let rate = match p.stage {
             Stage::Layout => String::new(),
-            _ => format!(", {:.1} M/s", rate / 1e6),
+            _ => format!(", {:.1} M/s", p.rate() / 1e6),
         };
-        b.set_message(format!(
-            "{label}{board}{stage}: {} states expanded{rate}, {:.0} s",
+        let text = format!(
+            "{stage}: {} states expanded{rate}, {:.0} s",
             p.expanded,
             p.elapsed.as_secs_f64()
-        ));
-        b.tick();
+        );
+        let order = shown.next;
+        let entry = shown
+            .searches
+            .entry(p.line)
+            .or_insert((order, String::new()));
+        entry.1 = text;
+        if entry.0 == order {
+            shown.next += 1;
+        }
+        shown.draw(&label);
     };
     Some(ProgressHook(Arc::new(hook)))
+}
+
+/// The searches in flight and the one terminal line that shows them.
+#[derive(Default)]
+struct Shown {
+    bar: Option<ProgressBar>,
+    /// Each search's latest report in words, by its board's input line, with the order in
+    /// which the searches first reported.
+    searches: HashMap<Option<usize>, (u64, String)>,
+    next: u64,
+}
+
+impl Shown {
+    /// Shows [`Shown::message`] on the line.
+    fn draw(&mut self, label: &str) {
+        let Some(message) = self.message(label) else {
+            return;
+        };
+        let bar = self.bar.get_or_insert_with(|| {
+            let b = ProgressBar::new_spinner();
+            b.set_style(
+                ProgressStyle::with_template("{spinner} {msg}")
+                    .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+            );
+            b
+        });
+        bar.set_message(message);
+        bar.tick();
+    }
+
+    /// The earliest search still running, headed by its board's input line, and how many
+    /// others run beside it; `None` when none runs.
+    fn message(&self, label: &str) -> Option<String> {
+        let (line, (_, text)) = self.searches.iter().min_by_key(|(_, (order, _))| *order)?;
+        let board = line.map(|l| format!("line {l}: ")).unwrap_or_default();
+        let more = match self.searches.len() - 1 {
+            0 => String::new(),
+            1 => " (1 more board searching)".to_string(),
+            n => format!(" ({n} more boards searching)"),
+        };
+        Some(format!("{label}{board}{text}{more}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shown;
+
+    #[test]
+    fn the_line_shows_the_earliest_search_and_counts_the_others() {
+        let mut shown = Shown::default();
+        assert_eq!(shown.message(""), None);
+        shown.searches.insert(Some(7), (1, "bound 93".into()));
+        assert_eq!(shown.message("").as_deref(), Some("line 7: bound 93"));
+        shown.searches.insert(Some(3), (2, "bound 95".into()));
+        assert_eq!(
+            shown.message("#1: ").as_deref(),
+            Some("#1: line 7: bound 93 (1 more board searching)")
+        );
+        shown.searches.insert(None, (3, "peeling".into()));
+        shown.searches.remove(&Some(7));
+        assert_eq!(
+            shown.message("").as_deref(),
+            Some("line 3: bound 95 (1 more board searching)")
+        );
+        shown.searches.insert(Some(9), (4, "x".into()));
+        assert!(
+            shown
+                .message("")
+                .unwrap()
+                .ends_with("(2 more boards searching)")
+        );
+    }
 }
