@@ -343,13 +343,12 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
         PdbAction::Info { pdb_dir } | PdbAction::Verify { pdb_dir } => {
             let cache = cache_of(&pdb_dir);
             // `verify` looks at everything named like a database; `info` at regular files.
-            let files = if verify {
-                cache.entries()
+            // What `info` leaves out (a directory or a FIFO named like a database) is said.
+            let (files, others) = if verify {
+                (cache.entries(), 0)
             } else {
                 cache.files()
             };
-            // What `info` leaves out (a directory or a FIFO named like a database) is said.
-            let others = cache.entries().len() - files.len();
             // A directory named on the command line must exist; the default cache (or
             // NPUZZLE_PDB_DIR) may not yet, before anything is built.
             let problem = match std::fs::metadata(cache.dir()) {
@@ -366,7 +365,7 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             }
             if others > 0 {
                 eprintln!(
-                    "npuzzle: {others} other {} named like a database {} (`npuzzle pdb verify` names {})",
+                    "npuzzle: {others} {} named like a database {}, left out (`npuzzle pdb verify` names {})",
                     if others == 1 { "entry" } else { "entries" },
                     if others == 1 {
                         "is not a regular file"

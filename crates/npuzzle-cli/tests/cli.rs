@@ -678,7 +678,7 @@ fn pattern_database_workflow() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().count(), 3, "{}", stdout(&o));
     assert!(
-        stderr(&o).contains("1 other entry named like a database is not a regular file"),
+        stderr(&o).contains("1 entry named like a database is not a regular file, left out"),
         "{}",
         stderr(&o)
     );

@@ -611,13 +611,15 @@ impl PdbCache {
         Ok(db)
     }
 
-    /// Every regular file of the cache named like a database or a complete table, sorted:
-    /// what `npuzzle pdb info` lists.
-    pub fn files(&self) -> Vec<PathBuf> {
-        self.entries()
+    /// Every regular file (or link to one) of the cache named like a database or a complete
+    /// table, sorted: what `npuzzle pdb info` lists; and how many other entries so named
+    /// (directories, FIFOs, broken links) it leaves out, from the same listing.
+    pub fn files(&self) -> (Vec<PathBuf>, usize) {
+        let (files, others): (Vec<PathBuf>, Vec<PathBuf>) = self
+            .entries()
             .into_iter()
-            .filter(|p| fs::metadata(p).is_ok_and(|m| m.is_file()))
-            .collect()
+            .partition(|p| fs::metadata(p).is_ok_and(|m| m.is_file()));
+        (files, others.len())
     }
 }
 
@@ -661,7 +663,7 @@ mod tests {
         let loaded = cache.load(&goal, &tiles).unwrap().unwrap();
         assert!(!loaded.is_mapped(), "read into memory: below COPY_LIMIT");
         assert_eq!(loaded.entries(), db.entries());
-        assert_eq!(cache.files(), vec![path.clone()]);
+        assert_eq!(cache.files(), (vec![path.clone()], 0));
 
         // A different pattern is refused.
         assert!(PatternDb::load(&path, Some((&goal, &[1, 2, 4]))).is_err());
@@ -723,12 +725,12 @@ mod tests {
         if made {
             let e = cache.load(&goal, &tiles).unwrap_err().to_string();
             assert!(e.contains("not a regular file"), "{e}");
-            assert!(cache.files().is_empty());
+            assert_eq!(cache.files(), (vec![], 1));
             fs::remove_file(&path).unwrap();
         }
         fs::create_dir_all(&path).unwrap();
         assert!(cache.load(&goal, &tiles).is_err());
-        assert!(cache.files().is_empty());
+        assert_eq!(cache.files(), (vec![], 1));
         fs::remove_dir_all(&path).unwrap();
         // A temporary of a process that is gone is removed by the next save.
         let stale = path.with_extension("tmp.4000000000");
