@@ -1522,6 +1522,16 @@ fn scramble(
     }))
 }
 
+/// `seconds` as the library reads a time limit (any positive number, infinity included, up to
+/// about 31 years); `ValueError` with the library's words otherwise. For the Python side's
+/// own clocks (the cluster's `solve_one`), so that they take what `timeout=` takes here.
+#[pyfunction]
+fn time_limit(seconds: f64) -> PyResult<f64> {
+    npuzzle::search::seconds(seconds)
+        .map(|d| d.as_secs_f64())
+        .map_err(|e| value_error(format!("timeout: {e}")))
+}
+
 /// The complete distance table of a small board (at most 10 cells) toward `goal`, one byte
 /// per permutation rank (255 where the goal cannot be reached).
 #[pyfunction]
@@ -1688,6 +1698,7 @@ fn _npuzzle(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(scramble, m)?)?;
     m.add_function(wrap_pyfunction!(distance_table_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(time_limit, m)?)?;
     m.add_function(wrap_pyfunction!(rank, m)?)?;
     m.add_function(wrap_pyfunction!(square_side, m)?)?;
     m.add_function(wrap_pyfunction!(explore, m)?)?;

@@ -396,6 +396,13 @@ def test_every_bad_option_is_a_value_error_naming_it(options):
         assert name.split("_")[0] in str(e.value) or name in str(e.value), str(e.value)
 
 
+def test_an_infinite_timeout_is_no_limit_in_practice():
+    s = npuzzle.solve("2 3 4 1 5 x 7 6 8", algorithm="idastar", timeout=float("inf"))
+    assert s.length == 19
+    assert npuzzle._time_limit(float("inf")) == 1e9
+    assert npuzzle._time_limit(2.5) == 2.5
+
+
 def test_other_bad_values_and_wrong_types():
     with pytest.raises(ValueError, match="count"):
         npuzzle.scramble(3, count=-1)

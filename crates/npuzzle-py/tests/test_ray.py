@@ -119,6 +119,11 @@ def test_solve_one_on_a_local_cluster(local_ray, pdb_dir):
                           partition="5-5-5") is None
     near = "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15"
     assert nray.solve_one(near, pdb_dir=pdb_dir, partition="5-5-5").length == 2
+    # The library's rule for time limits: infinity is no limit in practice, zero is refused.
+    assert nray.solve_one(near, pdb_dir=pdb_dir, partition="5-5-5",
+                          timeout=float("inf")).length == 2
+    with pytest.raises(ValueError, match="positive number of seconds, not 0"):
+        nray.solve_one(near, pdb_dir=pdb_dir, partition="5-5-5", timeout=0.0)
     with pytest.raises(ValueError, match="split"):
         nray.solve_one(npuzzle.scramble(3, 1, seed=1)[0])
 

@@ -54,6 +54,7 @@ from ._npuzzle import (
     rank as _rank,
     scramble as _scramble,
     square_side as _square_side,
+    time_limit as _time_limit,
 )
 
 # Long builds announce themselves (see the module docs): visible by default, like the

@@ -310,8 +310,9 @@ def solve_one(
     """
     board = _plain(board)
     size = npuzzle._size_of(board, size)
-    if timeout is not None and not (timeout > 0 and math.isfinite(timeout)):
-        raise ValueError(f"timeout must be a positive number of seconds, not {timeout}")
+    if timeout is not None:
+        # The library's rule for every time limit (infinity is about 31 years).
+        timeout = npuzzle._time_limit(timeout)
     options = _options(size, goal, "auto", heuristic, pdb_dir, partition, build, None, None)
     local = npuzzle.solver(**options)
     if not local.splittable:

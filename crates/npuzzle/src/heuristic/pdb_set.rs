@@ -301,11 +301,25 @@ impl Partition {
                 Partition::choices(shape)
             )));
         }
-        if spec.starts_with("blocks-") {
+        if let Some(k) = spec.strip_prefix("blocks-") {
+            let max_cells = super::pdb::MAX_PDB_CELLS;
+            let why = match k.parse::<usize>() {
+                Ok(k) if !(1..=MAX_PATTERN_TILES).contains(&k) => {
+                    format!("blocks-K takes K from 1 to {MAX_PATTERN_TILES}")
+                }
+                Err(_) => format!("blocks-K takes K from 1 to {MAX_PATTERN_TILES}"),
+                _ if shape.cells() > max_cells => {
+                    format!("blocks-K is for boards of at most {max_cells} cells, not {shape}")
+                }
+                // The only other reason `blocks` gives none: too many patterns.
+                _ => format!(
+                    "it makes more than {MAX_PATTERNS} patterns on {shape} boards; take K of at least {}",
+                    (shape.cells() - 1).div_ceil(MAX_PATTERNS)
+                ),
+            };
             return Err(PdbError::BadPattern(format!(
-                "`{}`: blocks-K takes K from 1 to {MAX_PATTERN_TILES}, on boards of at most {} cells",
-                shown(spec, 64),
-                super::pdb::MAX_PDB_CELLS
+                "`{}`: {why}",
+                shown(spec, 64)
             )));
         }
         if let Some(fault) = Partition::spelling_fault(spec) {
@@ -1169,6 +1183,31 @@ mod tests {
             assert!(Partition::check_spelling(spec).is_ok(), "{spec}");
         }
         assert!(Partition::parse("1,2,3/4,5,6,7,8", four).is_err());
+        // blocks-K spelled right but unfit for the board says why.
+        let five = Shape::new(5, 5).unwrap();
+        for (spec, shape, said) in [
+            (
+                "blocks-2",
+                five,
+                "`blocks-2`: it makes more than 8 patterns on 5x5 boards; take K of at least 3",
+            ),
+            (
+                "blocks-1",
+                four,
+                "`blocks-1`: it makes more than 8 patterns on 4x4 boards; take K of at least 2",
+            ),
+            (
+                "blocks-4",
+                Shape::new(6, 6).unwrap(),
+                "`blocks-4`: blocks-K is for boards of at most 32 cells, not 6x6",
+            ),
+            ("blocks-9", four, "`blocks-9`: blocks-K takes K from 1 to 8"),
+        ] {
+            let e = Partition::parse(spec, shape).unwrap_err().to_string();
+            assert!(e.contains(said), "{spec}: {e}");
+        }
+        assert!(Partition::parse("blocks-3", five).is_ok());
+        assert!(Partition::parse("blocks-2", four).is_ok());
     }
 
     /// A builder waiting for another's build of the same database (a process sharing the
