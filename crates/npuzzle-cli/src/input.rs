@@ -117,8 +117,8 @@ where
     bounded(min, max, format!("from {min} to {max}"), false)
 }
 
-/// A command-line value parser for a positive, finite number of seconds (a time limit), with a
-/// message saying so in words.
+/// A command-line value parser for a positive number of seconds (a time limit; infinity is
+/// taken as about 31 years, the library's rule), with a message saying so in words.
 pub fn seconds(text: &str) -> std::result::Result<f64, String> {
     let text = text.trim();
     if text.is_empty() {

@@ -14,7 +14,8 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// Seconds a single solve may search before it is cancelled.
+    /// Seconds a single solve may search before it is cancelled (at most an hour: more is
+    /// taken as 3600).
     #[arg(long, default_value_t = 10.0, allow_negative_numbers = true, value_parser = crate::input::seconds)]
     pub budget: f64,
     /// Searches (anything but 3×3 table lookups) allowed at once (1 to 64).
