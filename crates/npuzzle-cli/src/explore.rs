@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 #[derive(Args, Debug)]
 pub struct ExploreArgs {
     /// The board size, WxH (columns x rows), at most 16 cells: 3x3, 4x3, 6x2, 7x2 ...
-    #[arg(value_name = "WxH", allow_hyphen_values = true)]
+    #[arg(value_name = "WxH")]
     pub size: Shape,
     /// The goal (default: tiles in order, blank last); distances are counted toward it.
     #[arg(long, value_name = "BOARD")]

@@ -39,7 +39,8 @@ pub struct ManArgs {
 pub fn man<C: CommandFactory>(args: ManArgs) -> Result<ExitCode> {
     let cmd = C::command();
     if let Some(dir) = args.dir {
-        if dir.exists() && !dir.is_dir() {
+        // Anything there but a directory (a file, a broken link) is named as such.
+        if dir.symlink_metadata().is_ok() && !dir.is_dir() {
             bail!(
                 "{} is not a directory: --dir takes one (made if missing)",
                 dir.display()

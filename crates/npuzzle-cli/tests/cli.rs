@@ -224,13 +224,14 @@ fn a_partition_no_board_takes_is_a_usage_error() {
     );
 }
 
-/// A size starting with a minus sign is read as a (bad) size, not taken for an option.
+/// A size starting with a minus sign is read as a (bad) size, not taken for an option. (Not
+/// `explore`'s positional size: there a mistyped option would be read as the size.)
 #[test]
 fn a_negative_size_is_named() {
     for args in [
         &["solve", "--size", "-5x3", "1 2 3"][..],
         &["scramble", "--size", "-5x3"][..],
-        &["explore", "-3x3"][..],
+        &["pdb", "build", "--size", "-5x3"][..],
     ] {
         let o = npuzzle(args, "");
         assert_eq!(o.status.code(), Some(2), "{args:?}");
@@ -1238,6 +1239,15 @@ fn completions_and_manual_pages_cover_every_subcommand() {
         solve.contains("algorithm"),
         "the solve page lists its options"
     );
+    // A file or a broken link where the directory should be is named as such.
+    let file = dir.join("npuzzle.1");
+    let broken = dir.join("broken");
+    std::os::unix::fs::symlink(dir.join("nowhere"), &broken).unwrap();
+    for path in [&file, &broken] {
+        let o = npuzzle(&["man", "--dir", path.to_str().unwrap()], "");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("is not a directory"), "{}", stderr(&o));
+    }
 }
 
 /// A batch interrupted by SIGINT or SIGTERM writes every answer it finished (in order, each

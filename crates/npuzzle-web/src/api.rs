@@ -501,8 +501,8 @@ fn note(board: &Board, a: &Answer) -> Option<String> {
         NotOptimal::NoDatabases => format!(
             "this server has no pattern databases loaded for {shape}, so the answer is \
              near-optimal (short, but not proven the fewest moves); with them cached \
-             (`npuzzle pdb build --size {shape}`, once) and the server restarted (without \
-             --no-pdb), answers are optimal",
+             (`npuzzle pdb build --size {shape}`, once) and loaded when the server starts, \
+             answers are optimal",
             shape = board.shape()
         ),
         NotOptimal::TooLarge => "boards this large are answered by the near-optimal solver: \

@@ -99,7 +99,7 @@ pub const PRESETS: [&str; 4] = ["7-8", "6-6-3", "5-5-5", "6-6-6-6"];
 pub(crate) const MAX_DEFAULT_ENTRIES: u64 = 128_000_000;
 
 /// The first `max` characters of `text` as a message shows them (control characters escaped).
-fn shown(text: &str, max: usize) -> String {
+pub(crate) fn shown(text: &str, max: usize) -> String {
     text.chars()
         .take(max)
         .flat_map(char::escape_debug)
@@ -353,9 +353,24 @@ impl Partition {
     pub fn check_spelling(spec: &str) -> Result<(), PdbError> {
         match Partition::spelling_fault(spec.trim()) {
             None => Ok(()),
-            Some(fault) => Err(PdbError::BadPattern(format!(
-                "{fault}; expected a preset (7-8, 6-6-3 or 5-5-5 on 4x4, 6-6-6-6 on 5x5), blocks-K, or tile lists such as 1,2,3/4,5,6 (every tile of the board once)"
-            ))),
+            Some(fault) => {
+                let presets: Vec<String> = [16, 25]
+                    .into_iter()
+                    .filter_map(Shape::square_with_cells)
+                    .map(|shape| {
+                        let names: Vec<&str> = PRESETS
+                            .iter()
+                            .copied()
+                            .filter(|name| Partition::preset(name, shape).is_some())
+                            .collect();
+                        format!("{} on {shape}", names.join(", "))
+                    })
+                    .collect();
+                Err(PdbError::BadPattern(format!(
+                    "{fault}; expected a preset ({}), blocks-K, or tile lists such as 1,2,3/4,5,6 (every tile of the board once)",
+                    presets.join("; ")
+                )))
+            }
         }
     }
 

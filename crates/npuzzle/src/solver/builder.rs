@@ -272,7 +272,7 @@ impl PdbSource {
                     Err(e) => return Err(e),
                 }
             }
-            let shown: String = spec.chars().take(64).flat_map(char::escape_debug).collect();
+            let shown = crate::heuristic::pdb_set::shown(spec, 64);
             if sets.is_empty() && !fitting.is_empty() {
                 return Err(PdbError::NotCached(format!(
                     "the `{shown}` databases are not cached for any board; `npuzzle pdb build --partition {shown} --size WxH` builds them (a server builds only 4x4's small ones at start-up)"

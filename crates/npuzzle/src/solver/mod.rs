@@ -233,7 +233,7 @@ impl NotOptimal {
         match self {
             NotOptimal::Fallback(kind) => format!("the optimal search stopped at its {kind}"),
             NotOptimal::NoDatabases => format!(
-                "no pattern databases for {shape} boards were loaded (`npuzzle pdb build --size {shape}` caches them once, where they are not cached yet)"
+                "no pattern databases for {shape} boards were loaded; `npuzzle pdb build --size {shape}` caches them, once"
             ),
             NotOptimal::TooLarge => {
                 format!("no optimal method answers boards past {MAX_CELLS} cells")
