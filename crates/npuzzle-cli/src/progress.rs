@@ -6,11 +6,13 @@
 //! share it: it shows the earliest still running, headed by its input line (the library's
 //! reports carry it), and how many others run beside it. One line, not one a board, because
 //! answers stream to the same terminal meanwhile, and redrawing several lines would wipe them.
+//! The answers and reports themselves go through [`AroundProgress`], which takes the line off
+//! the screen while they are written, so that none lands on it.
 
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle::search::{ProgressHook, SearchProgress, Stage};
 use std::collections::HashMap;
-use std::io::IsTerminal;
+use std::io::{self, IsTerminal, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -36,6 +38,9 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
             if shown.searches.is_empty() {
                 if let Some(b) = shown.bar.take() {
                     b.finish_and_clear();
+                    if let Ok(mut on) = ON_SCREEN.lock() {
+                        *on = None;
+                    }
                 }
             } else {
                 shown.draw(&label);
@@ -76,6 +81,29 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
     Some(ProgressHook(Arc::new(hook)))
 }
 
+/// The progress line on the screen, if any (one a process: searches report one at a time).
+static ON_SCREEN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// A writer to the terminal that takes the progress line off the screen while it writes and
+/// draws it again after, so that answers and reports never land on the line (a plain write
+/// would be glued to its end, or wiped by its next redraw). Writes straight through when no
+/// line is shown.
+pub struct AroundProgress<W>(pub W);
+
+impl<W: Write> Write for AroundProgress<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let bar = ON_SCREEN.lock().ok().and_then(|on| on.clone());
+        match bar {
+            Some(bar) => bar.suspend(|| self.0.write(buf)),
+            None => self.0.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush()
+    }
+}
+
 /// The searches in flight and the one terminal line that shows them.
 #[derive(Default)]
 struct Shown {
@@ -95,9 +123,12 @@ impl Shown {
         let bar = self.bar.get_or_insert_with(|| {
             let b = ProgressBar::new_spinner();
             b.set_style(
-                ProgressStyle::with_template("{spinner} {msg}")
+                ProgressStyle::with_template("{spinner} {wide_msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_spinner()),
             );
+            if let Ok(mut on) = ON_SCREEN.lock() {
+                *on = Some(b.clone());
+            }
             b
         });
         bar.set_message(message);
@@ -108,13 +139,15 @@ impl Shown {
     /// others run beside it; `None` when none runs.
     fn message(&self, label: &str) -> Option<String> {
         let (line, (_, text)) = self.searches.iter().min_by_key(|(_, (order, _))| *order)?;
-        let board = line.map(|l| format!("line {l}: ")).unwrap_or_default();
+        // The others first, so that a line cut at the terminal's width keeps them.
         let more = match self.searches.len() - 1 {
             0 => String::new(),
-            1 => " (1 more board searching)".to_string(),
-            n => format!(" ({n} more boards searching)"),
+            n => format!(" (and {n} more)"),
         };
-        Some(format!("{label}{board}{text}{more}"))
+        let board = line
+            .map(|l| format!("line {l}{more}: "))
+            .unwrap_or_default();
+        Some(format!("{label}{board}{text}"))
     }
 }
 
@@ -131,20 +164,22 @@ mod tests {
         shown.searches.insert(Some(3), (2, "bound 95".into()));
         assert_eq!(
             shown.message("#1: ").as_deref(),
-            Some("#1: line 7: bound 93 (1 more board searching)")
+            Some("#1: line 7 (and 1 more): bound 93")
         );
-        shown.searches.insert(None, (3, "peeling".into()));
+        shown.searches.insert(Some(4), (3, "peeling".into()));
         shown.searches.remove(&Some(7));
         assert_eq!(
             shown.message("").as_deref(),
-            Some("line 3: bound 95 (1 more board searching)")
+            Some("line 3 (and 1 more): bound 95")
         );
         shown.searches.insert(Some(9), (4, "x".into()));
-        assert!(
-            shown
-                .message("")
-                .unwrap()
-                .ends_with("(2 more boards searching)")
+        assert_eq!(
+            shown.message("").as_deref(),
+            Some("line 3 (and 2 more): bound 95")
         );
+        // A search on its own has no line.
+        let mut alone = Shown::default();
+        alone.searches.insert(None, (0, "bound 50".into()));
+        assert_eq!(alone.message("").as_deref(), Some("bound 50"));
     }
 }

@@ -7,6 +7,7 @@ use crate::input::{self, BoardOptions, FormatArg};
 use crate::interrupt::Interrupt;
 use crate::output::NotationArg;
 use crate::pdb::PdbOptions;
+use crate::progress::AroundProgress;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use npuzzle::Algorithm;
@@ -238,9 +239,10 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         arguments,
     });
     let stdout = io::stdout();
+    // Written around the progress line (see `progress`), whole writes at a time.
     let mut writer = TextWriter::new(
-        io::BufWriter::with_capacity(1 << 20, stdout.lock()),
-        io::stderr(),
+        io::BufWriter::with_capacity(1 << 20, AroundProgress(stdout.lock())),
+        AroundProgress(io::stderr()),
     );
     let summary = solvers.run(reader, &sink, &mut writer)?;
     if summary.interrupted {
