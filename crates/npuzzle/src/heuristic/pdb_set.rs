@@ -301,31 +301,26 @@ impl Partition {
                 Partition::choices(shape)
             )));
         }
-        if let Some(k) = spec.strip_prefix("blocks-") {
-            let max_cells = super::pdb::MAX_PDB_CELLS;
-            let why = match k.parse::<usize>() {
-                Ok(k) if !(1..=MAX_PATTERN_TILES).contains(&k) => {
-                    format!("blocks-K takes K from 1 to {MAX_PATTERN_TILES}")
-                }
-                Err(_) => format!("blocks-K takes K from 1 to {MAX_PATTERN_TILES}"),
-                _ if shape.cells() > max_cells => {
-                    format!("blocks-K is for boards of at most {max_cells} cells, not {shape}")
-                }
-                // The only other reason `blocks` gives none: too many patterns.
-                _ => format!(
-                    "it makes more than {MAX_PATTERNS} patterns on {shape} boards; take K of at least {}",
-                    (shape.cells() - 1).div_ceil(MAX_PATTERNS)
-                ),
-            };
-            return Err(PdbError::BadPattern(format!(
-                "`{}`: {why}",
-                shown(spec, 64)
-            )));
-        }
         if let Some(fault) = Partition::spelling_fault(spec) {
             return Err(PdbError::BadPattern(format!(
                 "{fault}; {}",
                 Partition::choices(shape)
+            )));
+        }
+        // `blocks-K` spelled right that `blocks` makes nothing of on this board.
+        if spec.starts_with("blocks-") {
+            let max_cells = super::pdb::MAX_PDB_CELLS;
+            let why = if shape.cells() > max_cells {
+                format!("blocks-K is for boards of at most {max_cells} cells, not {shape}")
+            } else {
+                format!(
+                    "it makes more than {MAX_PATTERNS} patterns on {shape} boards; take K of at least {}",
+                    (shape.cells() - 1).div_ceil(MAX_PATTERNS)
+                )
+            };
+            return Err(PdbError::BadPattern(format!(
+                "`{}`: {why}",
+                shown(spec, 64)
             )));
         }
         // Every token is a tile (`spelling_fault` said so).
