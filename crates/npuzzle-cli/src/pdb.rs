@@ -364,15 +364,12 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
             if others > 0 {
+                let (entries, are, them) = match others {
+                    1 => ("entry", "is not a regular file", "it"),
+                    _ => ("entries", "are not regular files", "them"),
+                };
                 eprintln!(
-                    "npuzzle: {others} {} named like a database {}, left out (`npuzzle pdb verify` names {})",
-                    if others == 1 { "entry" } else { "entries" },
-                    if others == 1 {
-                        "is not a regular file"
-                    } else {
-                        "are not regular files"
-                    },
-                    if others == 1 { "it" } else { "them" },
+                    "npuzzle: {others} {entries} named like a database {are}, left out (`npuzzle pdb verify` names {them})"
                 );
             }
             if files.is_empty() {

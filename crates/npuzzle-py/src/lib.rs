@@ -251,10 +251,7 @@ fn limits_of(timeout: Option<f64>, max_nodes: Option<i128>) -> PyResult<Limits> 
     let max_nodes = max_nodes
         .map(|n| whole::<u64>("max_nodes", n, 1))
         .transpose()?;
-    let max_time = timeout
-        .map(npuzzle::search::seconds)
-        .transpose()
-        .map_err(|e| value_error(format!("timeout: {e}")))?;
+    let max_time = timeout.map(seconds_of).transpose()?;
     Ok(Limits {
         max_time,
         max_nodes,
@@ -1527,9 +1524,12 @@ fn scramble(
 /// own clocks (the cluster's `solve_one`), so that they take what `timeout=` takes here.
 #[pyfunction]
 fn time_limit(seconds: f64) -> PyResult<f64> {
-    npuzzle::search::seconds(seconds)
-        .map(|d| d.as_secs_f64())
-        .map_err(|e| value_error(format!("timeout: {e}")))
+    seconds_of(seconds).map(|d| d.as_secs_f64())
+}
+
+/// A `timeout=` argument as a time limit, through the library's rule and words.
+fn seconds_of(seconds: f64) -> PyResult<std::time::Duration> {
+    npuzzle::search::seconds(seconds).map_err(|e| value_error(format!("timeout: {e}")))
 }
 
 /// The complete distance table of a small board (at most 10 cells) toward `goal`, one byte
