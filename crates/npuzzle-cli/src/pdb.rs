@@ -87,15 +87,17 @@ impl PdbOptions {
                     return;
                 }
                 PdbEvent::Building(_) | PdbEvent::Rebuilding(..) | PdbEvent::TablePlan { .. } => {
-                    bar.reset()
+                    bar.reset();
+                    bar.set_message("");
                 }
                 PdbEvent::Built(..) | PdbEvent::TableBuilt { .. } => bar.finish_and_clear(),
                 PdbEvent::NotSaved(..) if NOT_SAVED.swap(true, Ordering::Relaxed) => return,
                 PdbEvent::Weaker { .. } if WEAKER.swap(true, Ordering::Relaxed) => return,
                 _ => {}
             }
+            // Said with the bar off the screen, so that the message is not glued to it.
             if let Some(m) = e.message(Some(&dir)) {
-                eprintln!("npuzzle: {m}");
+                bar.suspend(|| eprintln!("npuzzle: {m}"));
             }
         };
         PdbSource {

@@ -3,7 +3,7 @@
 //! line on stderr, shown only once a search has run for more than a second and never when
 //! stderr is not a terminal. One hook serves every search of a run: the line appears while a
 //! long search runs and is cleared when none does. Boards of a batch searched at once
-//! share it: it shows the earliest still running, headed by its input line (the library's
+//! share it: it shows the earliest in the input still running, headed by its line (the library's
 //! reports carry it), and how many others run beside it. One line, not one a board, because
 //! answers stream to the same terminal meanwhile, and redrawing several lines would wipe them.
 //! The answers and reports themselves go through [`AroundProgress`], which takes the line off
@@ -11,7 +11,7 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use npuzzle::search::{ProgressHook, SearchProgress, Stage};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, Write};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -67,15 +67,7 @@ pub fn search_progress_labelled(label: String) -> Option<ProgressHook> {
             p.expanded,
             p.elapsed.as_secs_f64()
         );
-        let order = shown.next;
-        let entry = shown
-            .searches
-            .entry(p.line)
-            .or_insert((order, String::new()));
-        entry.1 = text;
-        if entry.0 == order {
-            shown.next += 1;
-        }
+        shown.searches.insert(p.line, text);
         shown.draw(&label);
     };
     Some(ProgressHook(Arc::new(hook)))
@@ -108,10 +100,8 @@ impl<W: Write> Write for AroundProgress<W> {
 #[derive(Default)]
 struct Shown {
     bar: Option<ProgressBar>,
-    /// Each search's latest report in words, by its board's input line, with the order in
-    /// which the searches first reported.
-    searches: HashMap<Option<usize>, (u64, String)>,
-    next: u64,
+    /// Each search's latest report in words, by its board's input line.
+    searches: BTreeMap<Option<usize>, String>,
 }
 
 impl Shown {
@@ -135,10 +125,10 @@ impl Shown {
         bar.tick();
     }
 
-    /// The earliest search still running, headed by its board's input line, and how many
-    /// others run beside it; `None` when none runs.
+    /// The search of the earliest input line still running, headed by that line, and how
+    /// many others run beside it; `None` when none runs.
     fn message(&self, label: &str) -> Option<String> {
-        let (line, (_, text)) = self.searches.iter().min_by_key(|(_, (order, _))| *order)?;
+        let (line, text) = self.searches.first_key_value()?;
         // The others first, so that a line cut at the terminal's width keeps them.
         let more = match self.searches.len() - 1 {
             0 => String::new(),
@@ -159,27 +149,26 @@ mod tests {
     fn the_line_shows_the_earliest_search_and_counts_the_others() {
         let mut shown = Shown::default();
         assert_eq!(shown.message(""), None);
-        shown.searches.insert(Some(7), (1, "bound 93".into()));
+        shown.searches.insert(Some(7), "bound 93".into());
         assert_eq!(shown.message("").as_deref(), Some("line 7: bound 93"));
-        shown.searches.insert(Some(3), (2, "bound 95".into()));
+        // A later board that reports: the earlier line still heads.
+        shown.searches.insert(Some(12), "bound 95".into());
         assert_eq!(
             shown.message("#1: ").as_deref(),
             Some("#1: line 7 (and 1 more): bound 93")
         );
-        shown.searches.insert(Some(4), (3, "peeling".into()));
+        // An earlier board that starts reporting takes the head.
+        shown.searches.insert(Some(3), "bound 60".into());
+        assert_eq!(
+            shown.message("").as_deref(),
+            Some("line 3 (and 2 more): bound 60")
+        );
+        shown.searches.remove(&Some(3));
         shown.searches.remove(&Some(7));
-        assert_eq!(
-            shown.message("").as_deref(),
-            Some("line 3 (and 1 more): bound 95")
-        );
-        shown.searches.insert(Some(9), (4, "x".into()));
-        assert_eq!(
-            shown.message("").as_deref(),
-            Some("line 3 (and 2 more): bound 95")
-        );
+        assert_eq!(shown.message("").as_deref(), Some("line 12: bound 95"));
         // A search on its own has no line.
         let mut alone = Shown::default();
-        alone.searches.insert(None, (0, "bound 50".into()));
+        alone.searches.insert(None, "bound 50".into());
         assert_eq!(alone.message("").as_deref(), Some("bound 50"));
     }
 }
