@@ -1153,10 +1153,13 @@ impl Solver {
                 }),
             });
         }
-        // The engine splits a search over all cores for pattern databases and boards past 4×4;
-        // small boards stay on one core (a batch already keeps every core busy).
+        // The engine splits a search over all cores unless the solver keeps to one (a batch's
+        // chunk of several boards already keeps every core busy): a lone board, a batch's
+        // first line included, gets them all. Not boards of at most 12 cells without
+        // databases: their searches take microseconds to milliseconds, less than splitting
+        // costs (3×3 at depth 30–31: 437 µs a board split, 165 µs on one core).
         let parallel =
-            !self.single_thread && (self.pdbs().is_some() || self.goal.shape().cells() > 16);
+            !self.single_thread && (self.pdbs().is_some() || self.goal.shape().cells() > 12);
         // Checkpoints are the optimal engine's: no other search takes or hands them on.
         let plain = Limits {
             resume: None,
