@@ -16,10 +16,10 @@ pub struct ServeArgs {
     pub addr: SocketAddr,
     /// Seconds a single solve may search before it is cancelled (at most an hour: more is
     /// taken as 3600).
-    #[arg(long, default_value_t = 10.0, allow_negative_numbers = true, value_parser = crate::input::seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, allow_negative_numbers = true, value_parser = crate::input::seconds)]
     pub budget: f64,
     /// Searches (anything but 3×3 table lookups) allowed at once (1 to 64).
-    #[arg(long, default_value_t = 2, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u8, 64))]
+    #[arg(long, value_name = "N", default_value_t = 2, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u8, 64))]
     pub heavy: u8,
     /// MiB that all running searches together may hold (split between the --heavy slots; a
     /// search that needs more is answered by the near-optimal solver, labelled).
@@ -27,7 +27,7 @@ pub struct ServeArgs {
           allow_negative_numbers = true, value_parser = crate::input::whole_number(16u64, 1 << 20))]
     pub max_memory: u64,
     /// Most connections open at once (more wait to be accepted).
-    #[arg(long, default_value_t = 256, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u32, 65536))]
+    #[arg(long, value_name = "N", default_value_t = 256, allow_negative_numbers = true, value_parser = crate::input::whole_number(1u32, 65536))]
     pub max_connections: u32,
     /// Serve without pattern databases (4×4 by IDA* with linear conflict under the budget,
     /// larger boards by the near-optimal solver).

@@ -252,8 +252,9 @@ impl std::fmt::Display for LimitKind {
 /// A search stopped by one of its [`Limits`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error(
-    "search stopped by the {kind} after expanding {} states in {:.3} s{}",
+    "search stopped by the {kind} after expanding {} state{} in {:.3} s{}",
     stats.expanded,
+    if stats.expanded == 1 { "" } else { "s" },
     stats.elapsed.as_secs_f64(),
     if *laying_out { ", while laying its tables out for the rest of the search" } else { "" }
 )]
@@ -741,6 +742,31 @@ pub(crate) fn check_solvable(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A stopped search's message counts its states in words ("1 state", "2 states").
+    #[test]
+    fn a_limit_names_the_states_it_counted() {
+        let stopped = |expanded| {
+            LimitExceeded::new(
+                LimitKind::Nodes,
+                Stats {
+                    expanded,
+                    ..Stats::default()
+                },
+            )
+            .to_string()
+        };
+        assert!(
+            stopped(1).contains("after expanding 1 state in"),
+            "{}",
+            stopped(1)
+        );
+        assert!(
+            stopped(2).contains("after expanding 2 states in"),
+            "{}",
+            stopped(2)
+        );
+    }
 
     /// The searches that store their states report how many they hold while they run (a
     /// long search is not silent), and a last report, marked finished, when they stop.
