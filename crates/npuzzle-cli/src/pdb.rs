@@ -385,8 +385,14 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 );
                 return Ok(ExitCode::SUCCESS);
             }
-            let mut damaged = 0;
+            let (mut damaged, mut strangers) = (0, 0);
             for path in files {
+                // Not a file at all (a directory, a FIFO): nothing a rebuild would mend.
+                if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+                    strangers += 1;
+                    println!("NOT A FILE {}: not a regular file", path.display());
+                    continue;
+                }
                 let is_table = path.extension().is_some_and(|x| x == "table");
                 let result = if is_table {
                     let table = if verify {
@@ -441,10 +447,21 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                     }
                 }
             }
+            if strangers > 0 {
+                let (entries, are, them) = match strangers {
+                    1 => ("entry", "is", "it"),
+                    _ => ("entries", "are", "them"),
+                };
+                eprintln!(
+                    "npuzzle: {strangers} {entries} named like a database or table {are} not a regular file; move {them} out of the cache (no rebuild replaces {them})"
+                );
+            }
             if damaged > 0 {
                 eprintln!(
                     "npuzzle: {damaged} damaged file(s); `npuzzle pdb build --size WxH --force` (with --partition for databases) rebuilds one, and `npuzzle solve` rebuilds what it needs"
                 );
+            }
+            if damaged + strangers > 0 {
                 return Ok(ExitCode::from(1));
             }
             Ok(ExitCode::SUCCESS)

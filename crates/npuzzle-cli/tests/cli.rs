@@ -686,9 +686,16 @@ fn pattern_database_workflow() {
     let o = npuzzle(&["pdb", "verify", "--pdb-dir", d], "");
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        stdout(&o).contains("odd.pdb: not a regular file"),
+        stdout(&o).contains("NOT A FILE") && stdout(&o).contains("odd.pdb: not a regular file"),
         "{}",
         stdout(&o)
+    );
+    // Nothing a rebuild mends: it is told to move the entry away, not to rebuild.
+    let says = "1 entry named like a database or table is not a regular file; move it out";
+    assert!(
+        stderr(&o).contains(says) && !stderr(&o).contains("damaged"),
+        "{}",
+        stderr(&o)
     );
     std::fs::remove_dir(&odd).unwrap();
 
