@@ -387,10 +387,11 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             }
             let (mut damaged, mut strangers) = (0, 0);
             for path in files {
-                // Not a file at all (a directory, a FIFO): nothing a rebuild would mend.
-                if !std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+                // A directory: the one entry a rebuild (written aside, then renamed over the
+                // name) cannot replace. A link or a FIFO is damaged, and a rebuild replaces it.
+                if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
                     strangers += 1;
-                    println!("NOT A FILE {}: not a regular file", path.display());
+                    println!("NOT A FILE {}: a directory", path.display());
                     continue;
                 }
                 let is_table = path.extension().is_some_and(|x| x == "table");
@@ -449,11 +450,11 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             }
             if strangers > 0 {
                 let (entries, are, them) = match strangers {
-                    1 => ("entry", "is", "it"),
-                    _ => ("entries", "are", "them"),
+                    1 => ("directory", "is", "it"),
+                    _ => ("directories", "are", "them"),
                 };
                 eprintln!(
-                    "npuzzle: {strangers} {entries} named like a database or table {are} not a regular file; move {them} out of the cache (no rebuild replaces {them})"
+                    "npuzzle: {strangers} {entries} {are} named like a database or table; move {them} out of the cache (no rebuild replaces {them})"
                 );
             }
             if damaged > 0 {
