@@ -366,12 +366,11 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
             if others > 0 {
-                let (entries, are, them) = match others {
-                    1 => ("entry", "is not a regular file", "it"),
-                    _ => ("entries", "are not regular files", "them"),
-                };
                 eprintln!(
-                    "npuzzle: {others} {entries} named like a database {are}, left out (`npuzzle pdb verify` names {them})"
+                    "npuzzle: {others} {} named like a database {}, left out (`npuzzle pdb verify` names {})",
+                    either(others, "entry", "entries"),
+                    either(others, "is not a regular file", "are not regular files"),
+                    either(others, "it", "them"),
                 );
             }
             if files.is_empty() {
@@ -449,12 +448,11 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
                 }
             }
             if strangers > 0 {
-                let (entries, are, them) = match strangers {
-                    1 => ("directory", "is", "it"),
-                    _ => ("directories", "are", "them"),
-                };
+                let them = either(strangers, "it", "them");
                 eprintln!(
-                    "npuzzle: {strangers} {entries} {are} named like a database or table; move {them} out of the cache (no rebuild replaces {them})"
+                    "npuzzle: {strangers} {} {} named like a database or table; move {them} out of the cache (no rebuild replaces {them})",
+                    either(strangers, "directory", "directories"),
+                    either(strangers, "is", "are"),
                 );
             }
             if damaged > 0 {
@@ -468,4 +466,9 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `one` for a count of one, `many` otherwise (a message's words agreeing with its count).
+fn either<'a>(count: usize, one: &'a str, many: &'a str) -> &'a str {
+    if count == 1 { one } else { many }
 }
