@@ -37,6 +37,7 @@ pub mod names;
 pub mod near;
 pub mod parity;
 pub mod parse;
+pub(crate) mod prefetch;
 pub mod random;
 pub mod rank;
 pub mod search;

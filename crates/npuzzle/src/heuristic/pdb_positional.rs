@@ -647,7 +647,7 @@ mod tests {
                 let cells = Cells::of(&b);
                 assert_eq!(positional.root(&cells).1, compact.root(&cells).1);
                 let none = Limits::default();
-                let pruner = MovePruner::standard();
+                let pruner = MovePruner::for_shape(b.shape());
                 let (a, sa) = run(&b, positional, pruner, &none, false).unwrap();
                 let (c, sc) = run(&b, compact, pruner, &none, false).unwrap();
                 a.verify(&b, s.goal()).unwrap();

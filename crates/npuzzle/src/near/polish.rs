@@ -172,7 +172,7 @@ fn search_within<E: Evaluator>(
         let result = match search_subtrees(
             start,
             eval,
-            MovePruner::standard(),
+            MovePruner::for_shape(start.shape()),
             &[Vec::new()],
             bound,
             &allowance,

@@ -310,6 +310,7 @@ impl<'s, 'a, E: Evaluator> Worker<'s, 'a, E> {
             if next == PRUNED {
                 continue;
             }
+            sh.pruner.prefetch(next);
             self.generated += 1;
             let tile = self.cells.tiles[from & (MAX_CELLS - 1)] as usize;
             let slide = Slide {
@@ -1171,7 +1172,7 @@ mod tests {
         let table = crate::table::Table::build(&goal).unwrap();
         let md = Manhattan::new(&goal);
         let e = ManhattanEval::new(&md).unwrap();
-        let pruner = MovePruner::standard();
+        let pruner = MovePruner::for_shape(goal.shape());
         let none = Limits::default();
         let mut rng = SmallRng::seed_from_u64(4);
         for _ in 0..100 {
@@ -1256,8 +1257,14 @@ mod tests {
                     assert_eq!(fast.1.generated, slow.1.generated, "{start:?}");
                 }
                 for parallel in [false, true] {
-                    let pruned =
-                        run(&start, &long, MovePruner::standard(), &none, parallel).unwrap();
+                    let pruned = run(
+                        &start,
+                        &long,
+                        MovePruner::for_shape(start.shape()),
+                        &none,
+                        parallel,
+                    )
+                    .unwrap();
                     pruned.0.verify(&start, &goal).unwrap();
                     assert_eq!(pruned.0.len(), slow_lc.0.len(), "{start:?}");
                     assert!(pruned.1.expanded <= slow_lc.1.expanded + 1 || parallel);
@@ -1286,7 +1293,7 @@ mod tests {
                 let (s, _) = run_ordered(
                     &start,
                     &long,
-                    MovePruner::standard(),
+                    MovePruner::for_shape(start.shape()),
                     &none,
                     parallel,
                     &mut order,
@@ -1393,7 +1400,7 @@ mod tests {
                 run_ordered(
                     b,
                     &eval,
-                    MovePruner::standard(),
+                    MovePruner::for_shape(b.shape()),
                     limits,
                     parallel,
                     &mut order,
@@ -1444,7 +1451,14 @@ mod tests {
             ..Limits::default()
         };
         let easy = walk(&goal, 30, &mut SmallRng::seed_from_u64(5));
-        let (s, _) = run(&easy, &eval, MovePruner::standard(), &limits, true).unwrap();
+        let (s, _) = run(
+            &easy,
+            &eval,
+            MovePruner::for_shape(easy.shape()),
+            &limits,
+            true,
+        )
+        .unwrap();
         s.verify(&easy, &goal).unwrap();
         let reports = reports.lock().unwrap();
         assert!(

@@ -17,6 +17,7 @@ use crate::heuristic::pdb_set::{Building, Partition, PdbEvent, PdbSet};
 use crate::near::Effort;
 use crate::search::Limits;
 use crate::search::eval::MAX_CELLS;
+use crate::search::move_pruning::MovePruner;
 use crate::solver::plan::Provided;
 use crate::solver::{Algorithm, Plan, SolveError, Solver, Use};
 use crate::space::SweepEvent;
@@ -216,6 +217,8 @@ impl PdbSource {
     /// Loads `partition`'s databases toward the canonical goal, building what the policy allows.
     fn load(&self, canonical: &Board, partition: Partition) -> Result<Arc<PdbSet>, PdbError> {
         let shape = canonical.shape();
+        // Databases are for the IDA* engine: its move pruning is made meanwhile.
+        MovePruner::prepare(shape);
         let progress = |layer: u32, _states: u64, filled: u64, total: u64| {
             self.event(PdbEvent::Layer {
                 layer,

@@ -745,7 +745,7 @@ impl Solver {
             ))
             .into());
         }
-        let pruner = MovePruner::standard();
+        let pruner = MovePruner::for_shape(board.shape());
         match (&self.heuristics, self.fast.as_deref()) {
             (Heuristics::Pdb { set, canonical }, _) => {
                 let b = canonical.board(board);

@@ -59,20 +59,6 @@ impl TwoBits {
 /// Neighbours gathered before they are marked (see `mark_next`).
 const PENDING: usize = 128;
 
-/// Asks for the cache line of `word` to be loaded.
-#[inline]
-fn prefetch(word: &AtomicU64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch hint reads nothing architecturally; the address is a live reference.
-    #[allow(unused_unsafe)]
-    unsafe {
-        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-        _mm_prefetch::<_MM_HINT_T0>(word.as_ptr() as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = word;
-}
-
 /// Marks `next` every new state of `states`; returns how many were new.
 #[inline]
 fn mark_next(words: &[AtomicU64], states: &[u64], next: u64) -> u64 {
@@ -201,7 +187,7 @@ impl Sweep<'_> {
                                 last_rank = i / cells;
                             }
                             self.index.for_each_neighbour_of(&spelled, i, |j| {
-                                prefetch(&words[(j / 32) as usize]);
+                                crate::prefetch::prefetch(&words[(j / 32) as usize]);
                                 pending[waiting] = j;
                                 waiting += 1;
                             });

@@ -1,0 +1,422 @@
+//! Duplicate-path pruning for depth-first searches: a finite automaton over blank moves that
+//! rejects any move completing a sequence known to be redundant.
+//!
+//! Why: IDA* keeps no table of visited states, so besides the move straight back to the parent
+//! it re-walks many short detours that end in a state some other path reaches no later, the
+//! commonest being the blank circling a 2×2 block (seven quarter turns one way equal five the
+//! other; six either way are the same board). Those subtrees are pure waste.
+//!
+//! **Learning** (`learning`, test-only: the list ships with the crate). An enumeration of move
+//! strings on an unbounded grid, by length and alphabetically within a length, records each
+//! string's effect (which cells end up holding which original contents). A string whose
+//! effect an earlier string already has is *redundant* when the earlier one's blank path stays
+//! inside the later one's bounding box, so it is legal on every board position where the later
+//! one is. Strings containing a redundant string are never extended. Up to 16 moves there are
+//! 138,856 redundant strings (2,540 up to 12, 18,700 up to 14).
+//!
+//! **Why pruning stays optimal.** Replacing a redundant substring by its earlier twin gives a
+//! path to the same state that is shorter, or as long and lexicographically smaller, and still
+//! on the board. Repeating that must stop, at a path of no greater length containing no
+//! redundant string, which the automaton never prunes. So some optimal solution survives, and
+//! IDA* with its usual bounds still returns an optimal one.
+//!
+//! **Searching.** The redundant strings go into an Aho–Corasick automaton; a search carries one
+//! automaton state per node and follows one table entry per move. Reversals (`ud`, `lr`, …) are
+//! redundant strings too, so the automaton subsumes the parent-move check. A board takes only
+//! the strings that fit on it (one automaton for each of four sizes, see
+//! [`MovePruner::for_shape`]), which prunes the same and keeps the table small.
+//!
+//! **Why 16 moves.** Against 12, the 16-move strings expand 15 % fewer states on Korf's
+//! 24-puzzles 1, 22 and 38 and 4.5 % fewer on the 80-move 15-puzzles, in 12 % and 6 % less
+//! time. Longer strings would need a learner of more than 24 GB and an automaton past the
+//! processor's caches.
+
+use crate::board::Shape;
+#[cfg(test)]
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+#[cfg(test)]
+mod learning;
+
+/// Automaton state of a fresh search (no moves yet).
+pub const START: u32 = 0;
+/// Transition value meaning "this move completes a redundant sequence: prune it".
+pub const PRUNED: u32 = u32::MAX;
+
+/// The automaton (see the module documentation).
+#[derive(Debug)]
+pub struct MovePruner {
+    next: Vec<[u32; 4]>,
+}
+
+impl MovePruner {
+    #[cfg(test)]
+    /// Learns every redundant string of at most `longest` moves (capped at
+    /// [`learning::LONGEST`]) and builds the automaton.
+    pub fn learn(longest: usize) -> MovePruner {
+        let longest = longest.min(learning::LONGEST);
+        let redundant = learn_strings(longest);
+        MovePruner {
+            next: automaton(redundant),
+        }
+    }
+
+    /// The automaton for boards of `shape`: every shipped redundant string (up to 16 moves)
+    /// whose blank path fits on the board. No other string can complete there, so this prunes
+    /// exactly what the whole list would, from a smaller table: 1.7k strings for boards of
+    /// at most 3 cells a side, 27.6k for 4, 104k for 5, all 139k past that (one automaton
+    /// for each of these four sizes, made once a process when first wanted: from about a
+    /// millisecond to about 70 ms). Learning the strings takes a minute and gigabytes, so the
+    /// list ships with the crate (`redundant_moves.txt`, checked against
+    /// [`MovePruner::learn`] by the tests).
+    pub fn for_shape(shape: Shape) -> &'static MovePruner {
+        static BY_SIZE: [OnceLock<MovePruner>; SIZES] = [const { OnceLock::new() }; SIZES];
+        let size = size_of_side(shape.width().max(shape.height()));
+        BY_SIZE[size].get_or_init(|| {
+            // The list is ordered by size: the strings that fit are the first ones.
+            let fitting = shipped_lines().take_while(|l| size_of_side(side(l)) <= size);
+            MovePruner {
+                next: automaton(fitting.map(|l| l.iter().map(|&b| move_index(b)))),
+            }
+        })
+    }
+
+    /// Starts making [`MovePruner::for_shape`]'s automaton for `shape` on a thread of its
+    /// own, when no one has yet (at most one such thread a size, for the process's life), so
+    /// that a caller about to load pattern databases for the IDA* engine (from 80 ms to
+    /// seconds) does not wait for it after them: the 4×4 automaton takes about 20 ms to
+    /// make, the 5×5 one about 70 ms. Without a thread, the first search makes it.
+    pub fn prepare(shape: Shape) {
+        static STARTED: [std::sync::Once; SIZES] = [const { std::sync::Once::new() }; SIZES];
+        let size = size_of_side(shape.width().max(shape.height()));
+        STARTED[size].call_once(|| {
+            let _ = std::thread::Builder::new()
+                .name("npuzzle-move-pruner".into())
+                .spawn(move || MovePruner::for_shape(shape));
+        });
+    }
+
+    /// The automaton that prunes only the move straight back (textbook IDA*).
+    #[cfg(test)]
+    pub fn parent_only() -> &'static MovePruner {
+        static PARENT: OnceLock<MovePruner> = OnceLock::new();
+        PARENT.get_or_init(|| MovePruner::learn(2))
+    }
+
+    /// The state after move `m` (index as in [`crate::board::Move::index`]) from `state`, or
+    /// [`PRUNED`].
+    #[inline]
+    pub fn step(&self, state: u32, m: usize) -> u32 {
+        self.next[state as usize][m & 3]
+    }
+
+    /// Asks the processor to fetch `state`'s transitions, which a search will read when it
+    /// enters the child in that state.
+    #[inline]
+    pub fn prefetch(&self, state: u32) {
+        if let Some(row) = self.next.get(state as usize) {
+            crate::prefetch::prefetch(row);
+        }
+    }
+}
+
+/// Longest redundant string [`MovePruner::for_shape`] knows.
+#[cfg(test)]
+pub const STANDARD_LENGTH: usize = 16;
+
+/// The learned redundant strings, one per line in judge letters (blank moves).
+const SHIPPED: &str = include_str!("redundant_moves.txt");
+
+/// Move index of a judge letter.
+fn move_index(letter: u8) -> u8 {
+    match letter {
+        b'u' => 0,
+        b'd' => 1,
+        b'l' => 2,
+        _ => 3,
+    }
+}
+
+/// How many sizes of board have an automaton of their own (see [`MovePruner::for_shape`]).
+const SIZES: usize = 4;
+
+/// The size for a board, or a blank path, of at most `side` columns and rows: 0 for 3 (or
+/// fewer), 1 for 4, 2 for 5, 3 for anything larger.
+fn size_of_side(side: usize) -> usize {
+    side.clamp(3, 3 + SIZES - 1) - 3
+}
+
+/// How many columns or rows a blank path in judge letters spans, whichever is more.
+fn side(letters: &[u8]) -> usize {
+    let (mut x, mut y, mut bounds) = (0i32, 0i32, [0i32; 4]);
+    for &b in letters {
+        match b {
+            b'u' => y -= 1,
+            b'd' => y += 1,
+            b'l' => x -= 1,
+            _ => x += 1,
+        }
+        bounds = [
+            bounds[0].min(x),
+            bounds[1].min(y),
+            bounds[2].max(x),
+            bounds[3].max(y),
+        ];
+    }
+    1 + (bounds[2] - bounds[0]).max(bounds[3] - bounds[1]) as usize
+}
+
+/// The shipped list's lines, in judge letters.
+fn shipped_lines() -> impl Iterator<Item = &'static [u8]> {
+    SHIPPED
+        .as_bytes()
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+}
+
+#[cfg(test)]
+/// The shipped strings as move indexes.
+fn shipped_strings() -> impl Iterator<Item = Vec<u8>> {
+    shipped_lines().map(|l| l.iter().map(|&b| move_index(b)).collect())
+}
+
+#[cfg(test)]
+/// Every redundant string of at most `longest` moves (see the module documentation).
+fn learn_strings(longest: usize) -> HashSet<Vec<u8>> {
+    learning::redundant_strings(longest)
+}
+
+/// The Aho–Corasick automaton over `strings` (each a sequence of move indexes): transitions
+/// per state, [`PRUNED`] where a string completes, states numbered breadth-first so that the
+/// shallow ones, which every search visits, share the first cache lines. Built straight from
+/// the strings, with no copy of them: about 20 ms for the 139k shipped strings.
+fn automaton<S, M>(strings: S) -> Vec<[u32; 4]>
+where
+    S: IntoIterator<Item = M>,
+    M: IntoIterator<Item = u8>,
+{
+    const NONE: u32 = u32::MAX;
+    // The trie, states numbered as they are made.
+    let mut goto: Vec<[u32; 4]> = vec![[NONE; 4]];
+    let mut terminal = vec![false];
+    for string in strings {
+        let mut q = 0usize;
+        for m in string {
+            let m = m as usize & 3;
+            if goto[q][m] == NONE {
+                goto[q][m] = goto.len() as u32;
+                goto.push([NONE; 4]);
+                terminal.push(false);
+            }
+            q = goto[q][m] as usize;
+        }
+        terminal[q] = true;
+    }
+    // Breadth-first, numbering the states anew as they are reached (so that `next` is
+    // written in order): failure links and full transitions.
+    let mut order: Vec<u32> = Vec::with_capacity(goto.len());
+    let mut fail = vec![0u32; goto.len()];
+    let mut next = vec![[0u32; 4]; goto.len()];
+    let mut done = vec![false; goto.len()];
+    order.push(0);
+    for i in 0..goto.len() {
+        let q = order[i] as usize;
+        let f = fail[i] as usize;
+        done[i] = terminal[q] || done[f];
+        for m in 0..4 {
+            let back = if i == 0 { 0 } else { next[f][m] };
+            next[i][m] = match goto[q][m] {
+                NONE => back,
+                c => {
+                    let new = order.len();
+                    order.push(c);
+                    fail[new] = back;
+                    new as u32
+                }
+            };
+        }
+    }
+    for row in next.iter_mut() {
+        for t in row.iter_mut() {
+            if done[*t as usize] {
+                *t = PRUNED;
+            }
+        }
+    }
+    next
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Board, Move, Shape};
+    use std::collections::HashMap;
+
+    /// Runs `moves` through the automaton; true when none is pruned.
+    fn accepted(p: &MovePruner, moves: &[u8]) -> bool {
+        let mut q = START;
+        moves.iter().all(|&m| {
+            q = p.step(q, m as usize);
+            q != PRUNED
+        })
+    }
+
+    /// Redundant strings as the shipped file lists them: by the size of board they fit (see
+    /// [`MovePruner::for_shape`]), then by length, then alphabetically.
+    fn as_text(strings: &HashSet<Vec<u8>>) -> String {
+        let mut lines: Vec<String> = strings
+            .iter()
+            .map(|s| s.iter().map(|&m| b"udlr"[m as usize] as char).collect())
+            .collect();
+        let size = |l: &String| size_of_side(side(l.as_bytes()));
+        lines.sort_by(|a, b| (size(a), a.len(), a).cmp(&(size(b), b.len(), b)));
+        lines.join("\n") + "\n"
+    }
+
+    /// The shipped list is what learning produces. Learning the strings up to 10 moves takes
+    /// a fraction of a second, and the layers up to 10 do not depend on the longest length.
+    #[test]
+    fn shipped_list_starts_with_what_learning_finds() {
+        let learned = learn_strings(10);
+        let shipped: HashSet<Vec<u8>> = shipped_strings().filter(|s| s.len() <= 10).collect();
+        assert_eq!(learned, shipped);
+        assert!(shipped_strings().any(|s| s.len() == STANDARD_LENGTH));
+    }
+
+    /// The whole list (a few seconds in a release build):
+    /// `cargo test --release -p npuzzle shipped_list_is_complete -- --ignored`; with
+    /// `NPUZZLE_WRITE_REDUNDANT_MOVES=1` it rewrites `redundant_moves.txt` instead.
+    #[test]
+    #[ignore]
+    fn shipped_list_is_complete() {
+        let text = as_text(&learn_strings(STANDARD_LENGTH));
+        if std::env::var_os("NPUZZLE_WRITE_REDUNDANT_MOVES").is_some() {
+            let path = concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/src/search/move_pruning/redundant_moves.txt"
+            );
+            std::fs::write(path, &text).unwrap();
+        }
+        assert_eq!(text, SHIPPED);
+    }
+
+    /// Each size's automaton prunes a move exactly when it completes a shipped string that
+    /// fits its boards: checked at every move along random walks of accepted moves (which
+    /// reach deep states), against the list itself.
+    #[test]
+    fn the_automaton_prunes_exactly_the_shipped_strings_that_fit() {
+        use rand::{SeedableRng, rngs::SmallRng};
+        let fits = |l: &[u8], sides: usize| side(l) <= sides;
+        for (sides, shape) in [(3, (3, 2)), (4, (4, 4)), (5, (3, 5)), (usize::MAX, (8, 4))] {
+            let strings: HashSet<Vec<u8>> = shipped_lines()
+                .filter(|l| fits(l, sides))
+                .map(|l| l.iter().map(|&b| move_index(b)).collect())
+                .collect();
+            let p = MovePruner::for_shape(Shape::new(shape.0, shape.1).unwrap());
+            prunes_exactly(p, &strings, &mut SmallRng::seed_from_u64(7));
+        }
+        let fitting = |sides| shipped_lines().filter(|l| fits(l, sides)).count();
+        assert_eq!(
+            [fitting(3), fitting(4), fitting(5), shipped_lines().count()],
+            [1704, 27588, 104324, 138856]
+        );
+    }
+
+    fn prunes_exactly(p: &MovePruner, strings: &HashSet<Vec<u8>>, rng: &mut impl rand::Rng) {
+        let longest = strings.iter().map(Vec::len).max().unwrap();
+        for _ in 0..100 {
+            let (mut walked, mut q) = (Vec::new(), START);
+            for _ in 0..60 {
+                let mut accepted = Vec::new();
+                for m in 0..4u8 {
+                    walked.push(m);
+                    let n = walked.len();
+                    let completes =
+                        (n.saturating_sub(longest)..n).any(|i| strings.contains(&walked[i..]));
+                    walked.pop();
+                    let next = p.step(q, m as usize);
+                    assert_eq!(next == PRUNED, completes, "after {walked:?}, move {m}");
+                    if next != PRUNED {
+                        accepted.push((m, next));
+                    }
+                }
+                if accepted.is_empty() {
+                    break;
+                }
+                let (m, next) = accepted[rng.random_range(0..accepted.len())];
+                walked.push(m);
+                q = next;
+            }
+        }
+    }
+
+    #[test]
+    fn rejects_reversals_and_the_long_way_round_a_square() {
+        let p = MovePruner::learn(8);
+        for m in 0..4u8 {
+            assert!(!accepted(&p, &[m, m ^ 1]));
+        }
+        // right, down, left, up, ... : seven quarter turns round a 2×2 block.
+        let round = [3u8, 1, 2, 0, 3, 1, 2];
+        assert!(accepted(&p, &round[..5]));
+        assert!(!accepted(&p, &round));
+        assert!(accepted(&p, &[3, 3, 1, 1, 2, 0]));
+    }
+
+    /// On a small board, every state within the depth is still reached by some accepted path
+    /// of optimal length: breadth-first search over accepted paths gives the true distances.
+    #[test]
+    fn keeps_an_optimal_path_to_every_state() {
+        for (w, h) in [(3, 3), (2, 4), (4, 3), (4, 4), (6, 3)] {
+            let goal = Board::goal(Shape::new(w, h).unwrap());
+            let p = MovePruner::for_shape(goal.shape());
+            // True distances by plain BFS.
+            let mut dist: HashMap<Board, u32> = HashMap::from([(goal.clone(), 0)]);
+            let mut frontier = vec![goal.clone()];
+            for d in 1..=STANDARD_LENGTH as u32 {
+                let mut next = vec![];
+                for b in &frontier {
+                    for m in Move::ALL {
+                        let mut c = b.clone();
+                        if c.apply(m) && !dist.contains_key(&c) {
+                            dist.insert(c.clone(), d);
+                            next.push(c);
+                        }
+                    }
+                }
+                frontier = next;
+            }
+            // Depth-first over accepted paths, recording the shallowest depth of each state.
+            let mut best: HashMap<Board, u32> = HashMap::new();
+            fn walk(
+                p: &MovePruner,
+                b: &mut Board,
+                q: u32,
+                depth: u32,
+                best: &mut HashMap<Board, u32>,
+            ) {
+                let e = best.entry(b.clone()).or_insert(u32::MAX);
+                *e = (*e).min(depth);
+                if depth == STANDARD_LENGTH as u32 {
+                    return;
+                }
+                for m in Move::ALL {
+                    let nq = p.step(q, m.index());
+                    if nq == PRUNED {
+                        continue;
+                    }
+                    if b.apply(m) {
+                        walk(p, b, nq, depth + 1, best);
+                        b.apply(m.inverse());
+                    }
+                }
+            }
+            let mut b = goal.clone();
+            walk(p, &mut b, START, 0, &mut best);
+            for (board, d) in &dist {
+                assert_eq!(best.get(board), Some(d), "{w}x{h} {board:?}");
+            }
+        }
+    }
+}
