@@ -217,7 +217,8 @@ impl PdbSource {
     /// Loads `partition`'s databases toward the canonical goal, building what the policy allows.
     fn load(&self, canonical: &Board, partition: Partition) -> Result<Arc<PdbSet>, PdbError> {
         let shape = canonical.shape();
-        // Databases are for the IDA* engine: its move pruning is made meanwhile.
+        // Databases are for the IDA* engine: its move pruning is made meanwhile, and waited
+        // for once they are in hand.
         MovePruner::prepare(shape);
         let progress = |layer: u32, _states: u64, filled: u64, total: u64| {
             self.event(PdbEvent::Layer {
@@ -237,6 +238,7 @@ impl PdbSource {
             &mut events,
             self.stop.as_deref(),
         )?;
+        MovePruner::for_shape(shape);
         Ok(Arc::new(set))
     }
 

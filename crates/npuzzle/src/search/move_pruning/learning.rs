@@ -4,14 +4,16 @@
 //! redundant string of up to 16 moves means comparing tens of millions of strings' effects,
 //! and the first learner, which kept every string and its effect as vectors, ran out of 24 GB
 //! past 14 moves. This one keeps a string as 2 bits a move and its effect as a 64-bit
-//! fingerprint, and confirms every fingerprint match by replaying both strings, so a
-//! fingerprint collision can never make a string redundant that is not.
+//! fingerprint, and confirms every fingerprint match by replaying the earlier string and
+//! comparing effects exactly, so a fingerprint collision can never make a string redundant
+//! that is not (nor hide a twin: strings of one fingerprint share a chain).
 //!
-//! **Order.** Strings are taken by length, and within a length alphabetically (the order of
-//! the move indexes), so "earlier" means shorter, or as long and alphabetically smaller. Each
-//! length is one depth-first pass over the strings that contain no redundant string yet found
-//! (an Aho–Corasick automaton over the shorter redundant strings tells), whose leaves come in
-//! alphabetical order; the effects of every earlier string are kept between passes.
+//! **Order.** Strings are taken by length, and within a length in move order (`u`, `d`, `l`,
+//! `r`: the order of the move indexes, not the letters'), so "earlier" means shorter, or as
+//! long and earlier in that order. Each length is one depth-first pass over the strings that
+//! contain no redundant string yet found (an Aho–Corasick automaton over the shorter redundant
+//! strings tells), whose leaves come in that order; the effects of every earlier string are
+//! kept between passes.
 
 use super::{PRUNED, START, automaton};
 use std::collections::{HashMap, HashSet};
@@ -20,8 +22,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// Side of the square grid walked on. The blank starts at its centre, so no string of up to
 /// [`LONGEST`] moves reaches an edge.
 const SIDE: usize = 64;
-/// Longest strings this learner can pack (2 bits a move in a `u64`) and walk.
-pub(super) const LONGEST: usize = 24;
+/// Longest strings this learner takes: 2 bits a move fit 32 moves in a `u64`, and the blank
+/// may walk 31 cells from the grid's centre before it would reach an edge.
+pub(super) const LONGEST: usize = 31;
 /// The blank's starting cell.
 const ORIGIN: usize = (SIDE / 2) * SIDE + SIDE / 2;
 /// How the blank's cell changes with move index `m` (up, down, left, right).
@@ -141,9 +144,10 @@ struct Earlier {
 }
 
 impl Earlier {
-    /// Whether an earlier string has the effect `effect` (of `grid`, fingerprint
-    /// `fingerprint`) within `bounds`; if none has, the string joins the earlier ones.
-    fn twin_inside(
+    /// Whether an earlier string whose blank path stays within `bounds` has the effect of
+    /// `string`, just walked on `grid` (its blank on the cells `visited`); if none has,
+    /// `string` joins the earlier ones.
+    fn earlier_twin_else_record(
         &mut self,
         grid: &Grid,
         visited: &[usize],
@@ -218,7 +222,7 @@ impl Pass<'_> {
                 let bounds = self.bounds();
                 if self
                     .earlier
-                    .twin_inside(&self.grid, &self.visited, longer, bounds)
+                    .earlier_twin_else_record(&self.grid, &self.visited, longer, bounds)
                 {
                     self.found.push(longer);
                 }
@@ -252,7 +256,7 @@ pub(super) fn redundant_strings(longest: usize) -> HashSet<Vec<u8>> {
     let empty = Packed { moves: 0, len: 0 };
     let origin = [(ORIGIN % SIDE) as u8, (ORIGIN / SIDE) as u8];
     let bounds = [origin[0], origin[1], origin[0], origin[1]];
-    earlier.twin_inside(&start, &[ORIGIN], empty, bounds);
+    earlier.earlier_twin_else_record(&start, &[ORIGIN], empty, bounds);
     let mut redundant: HashSet<Vec<u8>> = HashSet::new();
     for length in 1..=longest {
         let automaton = automaton(redundant.iter().map(|s| s.iter().copied()));

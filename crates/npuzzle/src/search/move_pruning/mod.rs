@@ -7,15 +7,15 @@
 //! other; six either way are the same board). Those subtrees are pure waste.
 //!
 //! **Learning** (`learning`, test-only: the list ships with the crate). An enumeration of move
-//! strings on an unbounded grid, by length and alphabetically within a length, records each
-//! string's effect (which cells end up holding which original contents). A string whose
+//! strings on an unbounded grid, by length and within a length in move order (`u`, `d`, `l`,
+//! `r`, the move indexes' order), records each string's effect (which cells end up holding which original contents). A string whose
 //! effect an earlier string already has is *redundant* when the earlier one's blank path stays
 //! inside the later one's bounding box, so it is legal on every board position where the later
 //! one is. Strings containing a redundant string are never extended. Up to 16 moves there are
 //! 138,856 redundant strings (2,540 up to 12, 18,700 up to 14).
 //!
 //! **Why pruning stays optimal.** Replacing a redundant substring by its earlier twin gives a
-//! path to the same state that is shorter, or as long and lexicographically smaller, and still
+//! path to the same state that is shorter, or as long and earlier in move order, and still
 //! on the board. Repeating that must stop, at a path of no greater length containing no
 //! redundant string, which the automaton never prunes. So some optimal solution survives, and
 //! IDA* with its usual bounds still returns an optimal one.
@@ -26,9 +26,11 @@
 //! the strings that fit on it (one automaton for each of four sizes, see
 //! [`MovePruner::for_shape`]), which prunes the same and keeps the table small.
 //!
-//! **Why 16 moves.** Against 12, the 16-move strings expand 15 % fewer states on Korf's
-//! 24-puzzles 1, 22 and 38 and 4.5 % fewer on the 80-move 15-puzzles, in 12 % and 6 % less
-//! time. Longer strings would need a learner of more than 24 GB and an automaton past the
+//! **Why 16 moves.** Against 12, the 16-move strings expand 8–21 % fewer states on Korf's
+//! 24-puzzles (#1 16 %, #5 21 %, #8 20 %, #22 8 %) and 4.5 % fewer on the 80-move 15-puzzles,
+//! in 0.86–0.90 and 0.94 of the time (same runs; docs/algorithms.md, "Longer move pruning").
+//! Learning them takes 4.7 GB, and 14 moves' list took about a twelfth of 16's work: 18 moves
+//! would take more memory than the development machine has, and an automaton far past the
 //! processor's caches.
 
 use crate::board::Shape;
@@ -56,7 +58,7 @@ impl MovePruner {
     /// [`learning::LONGEST`]) and builds the automaton.
     pub fn learn(longest: usize) -> MovePruner {
         let longest = longest.min(learning::LONGEST);
-        let redundant = learn_strings(longest);
+        let redundant = learning::redundant_strings(longest);
         MovePruner {
             next: automaton(redundant),
         }
@@ -67,12 +69,12 @@ impl MovePruner {
     /// exactly what the whole list would, from a smaller table: 1.7k strings for boards of
     /// at most 3 cells a side, 27.6k for 4, 104k for 5, all 139k past that (one automaton
     /// for each of these four sizes, made once a process when first wanted: from about a
-    /// millisecond to about 70 ms). Learning the strings takes a minute and gigabytes, so the
+    /// millisecond to about 100 ms). Learning the strings takes a minute and gigabytes, so the
     /// list ships with the crate (`redundant_moves.txt`, checked against
     /// [`MovePruner::learn`] by the tests).
     pub fn for_shape(shape: Shape) -> &'static MovePruner {
         static BY_SIZE: [OnceLock<MovePruner>; SIZES] = [const { OnceLock::new() }; SIZES];
-        let size = size_of_side(shape.width().max(shape.height()));
+        let size = size_of_shape(shape);
         BY_SIZE[size].get_or_init(|| {
             // The list is ordered by size: the strings that fit are the first ones.
             let fitting = shipped_lines().take_while(|l| size_of_side(side(l)) <= size);
@@ -85,11 +87,14 @@ impl MovePruner {
     /// Starts making [`MovePruner::for_shape`]'s automaton for `shape` on a thread of its
     /// own, when no one has yet (at most one such thread a size, for the process's life), so
     /// that a caller about to load pattern databases for the IDA* engine (from 80 ms to
-    /// seconds) does not wait for it after them: the 4×4 automaton takes about 20 ms to
-    /// make, the 5×5 one about 70 ms. Without a thread, the first search makes it.
+    /// seconds) has it by the end of the loading: the 4×4 automaton takes about 20 ms to
+    /// make, the 5×5 one about 70 ms. The caller then calls [`MovePruner::for_shape`], which
+    /// waits for the thread if it is still at work, so that no thread is left running (a
+    /// process that forks afterwards, as Python's multiprocessing may, gets a finished
+    /// automaton). If the thread cannot start, `for_shape` makes the automaton itself.
     pub fn prepare(shape: Shape) {
         static STARTED: [std::sync::Once; SIZES] = [const { std::sync::Once::new() }; SIZES];
-        let size = size_of_side(shape.width().max(shape.height()));
+        let size = size_of_shape(shape);
         STARTED[size].call_once(|| {
             let _ = std::thread::Builder::new()
                 .name("npuzzle-move-pruner".into())
@@ -121,9 +126,9 @@ impl MovePruner {
     }
 }
 
-/// Longest redundant string [`MovePruner::for_shape`] knows.
+/// Longest redundant string of the shipped list.
 #[cfg(test)]
-pub const STANDARD_LENGTH: usize = 16;
+pub const SHIPPED_LONGEST: usize = 16;
 
 /// The learned redundant strings, one per line in judge letters (blank moves).
 const SHIPPED: &str = include_str!("redundant_moves.txt");
@@ -147,6 +152,12 @@ fn size_of_side(side: usize) -> usize {
     side.clamp(3, 3 + SIZES - 1) - 3
 }
 
+/// The size of boards of `shape` (by their longer side: the strings that fit are the same
+/// for a board and its transpose).
+fn size_of_shape(shape: Shape) -> usize {
+    size_of_side(shape.width().max(shape.height()))
+}
+
 /// How many columns or rows a blank path in judge letters spans, whichever is more.
 fn side(letters: &[u8]) -> usize {
     let (mut x, mut y, mut bounds) = (0i32, 0i32, [0i32; 4]);
@@ -167,12 +178,9 @@ fn side(letters: &[u8]) -> usize {
     1 + (bounds[2] - bounds[0]).max(bounds[3] - bounds[1]) as usize
 }
 
-/// The shipped list's lines, in judge letters.
+/// The shipped list's lines, in judge letters (`lines` also takes a checkout's `\r\n`).
 fn shipped_lines() -> impl Iterator<Item = &'static [u8]> {
-    SHIPPED
-        .as_bytes()
-        .split(|&b| b == b'\n')
-        .filter(|l| !l.is_empty())
+    SHIPPED.lines().map(str::as_bytes).filter(|l| !l.is_empty())
 }
 
 #[cfg(test)]
@@ -181,16 +189,10 @@ fn shipped_strings() -> impl Iterator<Item = Vec<u8>> {
     shipped_lines().map(|l| l.iter().map(|&b| move_index(b)).collect())
 }
 
-#[cfg(test)]
-/// Every redundant string of at most `longest` moves (see the module documentation).
-fn learn_strings(longest: usize) -> HashSet<Vec<u8>> {
-    learning::redundant_strings(longest)
-}
-
-/// The Aho–Corasick automaton over `strings` (each a sequence of move indexes): transitions
-/// per state, [`PRUNED`] where a string completes, states numbered breadth-first so that the
-/// shallow ones, which every search visits, share the first cache lines. Built straight from
-/// the strings, with no copy of them: about 20 ms for the 139k shipped strings.
+/// The Aho–Corasick automaton over `strings` (each a sequence of move indexes, 0 to 3):
+/// transitions per state, [`PRUNED`] where a string completes, states numbered breadth-first
+/// from [`START`]. Built straight from the strings, with no copy of them: about 20 ms for
+/// 4×4's 27.6k strings, 70 ms for 5×5's 104k, 100 ms for all 139k.
 fn automaton<S, M>(strings: S) -> Vec<[u32; 4]>
 where
     S: IntoIterator<Item = M>,
@@ -203,6 +205,7 @@ where
     for string in strings {
         let mut q = 0usize;
         for m in string {
+            debug_assert!(m < 4, "move index {m}");
             let m = m as usize & 3;
             if goto[q][m] == NONE {
                 goto[q][m] = goto.len() as u32;
@@ -214,35 +217,29 @@ where
         terminal[q] = true;
     }
     // Breadth-first, numbering the states anew as they are reached (so that `next` is
-    // written in order): failure links and full transitions.
-    let mut order: Vec<u32> = Vec::with_capacity(goto.len());
-    let mut fail = vec![0u32; goto.len()];
-    let mut next = vec![[0u32; 4]; goto.len()];
-    let mut done = vec![false; goto.len()];
-    order.push(0);
-    for i in 0..goto.len() {
-        let q = order[i] as usize;
-        let f = fail[i] as usize;
-        done[i] = terminal[q] || done[f];
-        for m in 0..4 {
-            let back = if i == 0 { 0 } else { next[f][m] };
-            next[i][m] = match goto[q][m] {
+    // written in order), with failure links and full transitions. A state that completes a
+    // string is never entered (every move into it is pruned), so it gets no row: 22 % of
+    // the rows of 5×5's automaton.
+    let mut order: Vec<u32> = vec![0];
+    let mut fail: Vec<u32> = vec![0];
+    let mut next: Vec<[u32; 4]> = Vec::with_capacity(goto.len());
+    let mut i = 0;
+    while i < order.len() {
+        let (q, f) = (order[i] as usize, fail[i] as usize);
+        let row = std::array::from_fn(|m| {
+            let back = if i == 0 { START } else { next[f][m] };
+            match goto[q][m] {
                 NONE => back,
+                c if terminal[c as usize] || back == PRUNED => PRUNED,
                 c => {
-                    let new = order.len();
                     order.push(c);
-                    fail[new] = back;
-                    new as u32
+                    fail.push(back);
+                    (order.len() - 1) as u32
                 }
-            };
-        }
-    }
-    for row in next.iter_mut() {
-        for t in row.iter_mut() {
-            if done[*t as usize] {
-                *t = PRUNED;
             }
-        }
+        });
+        next.push(row);
+        i += 1;
     }
     next
 }
@@ -274,23 +271,23 @@ mod tests {
         lines.join("\n") + "\n"
     }
 
-    /// The shipped list is what learning produces. Learning the strings up to 10 moves takes
-    /// a fraction of a second, and the layers up to 10 do not depend on the longest length.
+    /// The shipped list is what learning produces. Learning the strings up to 12 moves takes
+    /// about a second, and the layers up to 12 do not depend on the longest length.
     #[test]
     fn shipped_list_starts_with_what_learning_finds() {
-        let learned = learn_strings(10);
-        let shipped: HashSet<Vec<u8>> = shipped_strings().filter(|s| s.len() <= 10).collect();
+        let learned = learning::redundant_strings(12);
+        let shipped: HashSet<Vec<u8>> = shipped_strings().filter(|s| s.len() <= 12).collect();
         assert_eq!(learned, shipped);
-        assert!(shipped_strings().any(|s| s.len() == STANDARD_LENGTH));
+        assert!(shipped_strings().any(|s| s.len() == SHIPPED_LONGEST));
     }
 
-    /// The whole list (a few seconds in a release build):
+    /// The whole list (about a minute and 4.7 GB in a release build):
     /// `cargo test --release -p npuzzle shipped_list_is_complete -- --ignored`; with
     /// `NPUZZLE_WRITE_REDUNDANT_MOVES=1` it rewrites `redundant_moves.txt` instead.
     #[test]
     #[ignore]
     fn shipped_list_is_complete() {
-        let text = as_text(&learn_strings(STANDARD_LENGTH));
+        let text = as_text(&learning::redundant_strings(SHIPPED_LONGEST));
         if std::env::var_os("NPUZZLE_WRITE_REDUNDANT_MOVES").is_some() {
             let path = concat!(
                 env!("CARGO_MANIFEST_DIR"),
@@ -299,6 +296,33 @@ mod tests {
             std::fs::write(path, &text).unwrap();
         }
         assert_eq!(text, SHIPPED);
+    }
+
+    /// The list is what `for_shape` takes it to be: judge letters only, ordered by size (so
+    /// that a size's strings are the first lines), then length, then letters, and no string
+    /// contains another; and every size's automaton accepts each string that fits up to its
+    /// last move and prunes that move, and prunes none of a string that does not fit.
+    #[test]
+    fn every_shipped_string_is_pruned_where_it_fits_and_nowhere_else() {
+        let lines: Vec<&[u8]> = shipped_lines().collect();
+        assert!(lines.iter().all(|l| l.iter().all(|b| b"udlr".contains(b))));
+        let key = |l: &&[u8]| (size_of_side(side(l)), l.len(), l.to_vec());
+        assert!(lines.is_sorted_by_key(key), "the list is not in size order");
+        for size in 0..SIZES {
+            let shape = Shape::new(size + 3, size + 3).unwrap();
+            let p = MovePruner::for_shape(shape);
+            for l in &lines {
+                let moves: Vec<usize> = l.iter().map(|&b| move_index(b) as usize).collect();
+                let (last, before) = moves.split_last().unwrap();
+                let q = before.iter().try_fold(START, |q, &m| match p.step(q, m) {
+                    PRUNED => None,
+                    next => Some(next),
+                });
+                let q = q.unwrap_or_else(|| panic!("a proper prefix of {l:?} is pruned"));
+                let fits = size == SIZES - 1 || side(l) <= size + 3;
+                assert_eq!(p.step(q, *last) == PRUNED, fits, "{:?} on {shape}", l);
+            }
+        }
     }
 
     /// Each size's automaton prunes a move exactly when it completes a shipped string that
@@ -368,13 +392,13 @@ mod tests {
     /// of optimal length: breadth-first search over accepted paths gives the true distances.
     #[test]
     fn keeps_an_optimal_path_to_every_state() {
-        for (w, h) in [(3, 3), (2, 4), (4, 3), (4, 4), (6, 3)] {
+        for (w, h) in [(3, 3), (2, 4), (4, 3), (4, 4), (5, 3), (6, 3)] {
             let goal = Board::goal(Shape::new(w, h).unwrap());
             let p = MovePruner::for_shape(goal.shape());
             // True distances by plain BFS.
             let mut dist: HashMap<Board, u32> = HashMap::from([(goal.clone(), 0)]);
             let mut frontier = vec![goal.clone()];
-            for d in 1..=STANDARD_LENGTH as u32 {
+            for d in 1..=SHIPPED_LONGEST as u32 {
                 let mut next = vec![];
                 for b in &frontier {
                     for m in Move::ALL {
@@ -398,7 +422,7 @@ mod tests {
             ) {
                 let e = best.entry(b.clone()).or_insert(u32::MAX);
                 *e = (*e).min(depth);
-                if depth == STANDARD_LENGTH as u32 {
+                if depth == SHIPPED_LONGEST as u32 {
                     return;
                 }
                 for m in Move::ALL {
