@@ -377,6 +377,71 @@ def test_builds_are_announced_on_the_npuzzle_logger(tmp_path, caplog):
     assert "built tiles" in text and str(tmp_path) in text
 
 
+
+FORK_CHILD = r"""
+import os, sys, threading, time
+import npuzzle
+pdb_dir, delay = sys.argv[1], float(sys.argv[2])
+# Loading 4x4 databases starts the library's own thread making the 4x4 move pruning.
+loader = threading.Thread(
+    target=npuzzle.Solver, args=("4x4",), kwargs=dict(pdb_dir=pdb_dir, partition="6-6-3"))
+loader.start()
+time.sleep(delay)
+pid = os.fork()
+if pid == 0:
+    # The child wants the same move pruning: a 4x3 board, IDA* without databases.
+    board = npuzzle.scramble("4x3", 1, seed=3)[0]
+    s = npuzzle.Solver("4x3", algorithm="idastar").solve(board)
+    os._exit(0 if s is not None and npuzzle.check(board, s.moves, size="4x3").valid else 3)
+loader.join()
+deadline = time.time() + 20
+while time.time() < deadline:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        sys.exit(os.waitstatus_to_exitcode(status))
+    time.sleep(0.05)
+os.kill(pid, 9)
+os.waitpid(pid, 0)
+sys.exit("the forked child hung")
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_process_forked_while_databases_load_does_not_hang(tmp_path):
+    """Python's multiprocessing forks on Linux. A child forked while the library's thread was
+    making the move pruning (beside the database loading) makes its own instead of waiting
+    for a thread it does not have (it hung at delays of 5-20 ms before)."""
+    npuzzle.Solver("4x4", pdb_dir=str(tmp_path), partition="6-6-3")  # built once, here
+    for delay in (0.0, 0.005, 0.01, 0.015, 0.02, 0.04):
+        run = subprocess.run([sys.executable, "-c", FORK_CHILD, str(tmp_path), str(delay)],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, (delay, run.stderr)
+
+
+FORK_POOL = r"""
+import multiprocessing, sys
+import npuzzle
+boards = npuzzle.scramble("3x3", 20000, seed=3)
+want = npuzzle.lengths(boards).tolist()  # the parent's worker threads are running now
+solver = npuzzle.Solver("3x3", algorithm="idastar")  # made before the fork
+def label(chunk):
+    return npuzzle.lengths(chunk).tolist(), [s.length for s in solver.solve_many(chunk)]
+if __name__ == "__main__":
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        got = pool.map(label, [boards[:10000], boards[10000:]])
+    ok = sum((g[0] for g in got), []) == want == sum((g[1] for g in got), [])
+    sys.exit(0 if ok else 3)
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_forked_multiprocessing_workers_answer_after_the_parent_ran_a_batch():
+    """Rayon's threads do not survive a fork: workers forked after the parent had run a
+    parallel batch waited forever on threads they did not have. Each now runs on its own."""
+    run = subprocess.run([sys.executable, "-c", FORK_POOL], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+
 BAD_OPTIONS = [
     dict(max_nodes=-1), dict(max_nodes=0), dict(max_nodes=2**70), dict(timeout=-1.0),
     dict(timeout=float("nan")), dict(effort=0), dict(effort=9), dict(algorithm="fastest"),

@@ -60,7 +60,7 @@ async fn health_ms(s: &Server) -> f64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bounded_under_hostile_clients() {
     let config = ServerConfig {
-        // The server's default budget: a 16x16 board's near-optimal answer takes 1.7-3.7 s
+        // The server's default budget: a 16x16 board's near-optimal answer takes 1.4-3.7 s
         // (release build, depending on the machine's day), and every board the page hands
         // out must be answered (step 4).
         solve_budget: Duration::from_secs(10),

@@ -35,6 +35,7 @@ pub mod judge;
 pub mod lines;
 pub mod names;
 pub mod near;
+pub(crate) mod parallel;
 pub mod parity;
 pub mod parse;
 pub(crate) mod prefetch;

@@ -243,10 +243,12 @@ impl RankBits {
     }
 
     fn clear(&self) {
-        self.words
-            .atomics()
-            .par_iter()
-            .for_each(|w| w.store(0, Ordering::Relaxed));
+        crate::parallel::run(|| {
+            self.words
+                .atomics()
+                .par_iter()
+                .for_each(|w| w.store(0, Ordering::Relaxed))
+        });
     }
 }
 
@@ -358,93 +360,98 @@ impl PatternDb {
         for depth in 0u32.. {
             let reached = AtomicU64::new(0);
             let d1 = (depth + 1).min(UNSET as u32 - 1) as u8;
-            frontier
-                .words
-                .atomics()
-                .par_chunks(CHUNK_WORDS)
-                .enumerate()
-                .for_each(|(chunk_no, words)| {
-                    let mut pos = [0u8; MAX_PATTERN_TILES];
-                    let mut moved = [0u8; MAX_PATTERN_TILES];
-                    let (mut new_states, mut new_entries) = (0u64, 0u64);
-                    for (w, word) in words.iter().enumerate() {
-                        let mut bits = word.load(Ordering::Relaxed);
-                        while bits != 0 {
-                            let r =
-                                (chunk_no * CHUNK_WORDS + w) * 64 + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            unrank_partial(r as u64, n, &mut pos[..k]);
-                            let occupied = pos[..k].iter().fold(0u32, |m, &p| m | 1 << p);
-                            let free = full & !occupied;
-                            // Every region of the rank: those reached before this layer only
-                            // lead to visited states. None is being added while the layer runs:
-                            // a tile move flips the parity of the pattern's cell colours (the
-                            // board is a chequerboard), so all regions of one rank lie at
-                            // depths of one parity, and this layer adds only the other.
-                            let mut reps = visited[r].get();
-                            while reps != 0 {
-                                let rep = reps.trailing_zeros() as usize;
-                                let reg = region(&neighbours, free, rep);
-                                reps &= !reg;
-                                for ti in 0..k {
-                                    let from = pos[ti] as usize;
-                                    let mut targets = neighbours[from] & reg;
-                                    while targets != 0 {
-                                        let to = targets.trailing_zeros() as usize;
-                                        targets &= targets - 1;
-                                        moved[..k].copy_from_slice(&pos[..k]);
-                                        moved[ti] = to as u8;
-                                        let r2 = rank_partial(&moved[..k], n) as usize;
-                                        // The blank is now where the tile was.
-                                        if visited[r2].get() & (1 << from) != 0 {
-                                            continue;
-                                        }
-                                        let free2 = (free & !(1 << to)) | 1 << from;
-                                        let reg2 = region(&neighbours, free2, from);
-                                        debug_assert!(!frontier.get(r2), "parity");
-                                        let before = visited[r2].or(reg2);
-                                        if before & (1 << from) != 0 {
-                                            continue; // another thread got there first
-                                        }
-                                        next.set(r2);
-                                        new_states += 1;
-                                        if let Some(z) = zero
-                                            && d1 & 2 != 0
-                                        {
-                                            let base = r2 as u64 * (n - k) as u64;
-                                            let mut m = 0u64;
-                                            let mut rr = reg2;
-                                            while rr != 0 {
-                                                let c = rr.trailing_zeros();
-                                                rr &= rr - 1;
-                                                m |= 1 << (free2 & ((1u32 << c) - 1)).count_ones();
+            crate::parallel::run(|| {
+                frontier
+                    .words
+                    .atomics()
+                    .par_chunks(CHUNK_WORDS)
+                    .enumerate()
+                    .for_each(|(chunk_no, words)| {
+                        let mut pos = [0u8; MAX_PATTERN_TILES];
+                        let mut moved = [0u8; MAX_PATTERN_TILES];
+                        let (mut new_states, mut new_entries) = (0u64, 0u64);
+                        for (w, word) in words.iter().enumerate() {
+                            let mut bits = word.load(Ordering::Relaxed);
+                            while bits != 0 {
+                                let r = (chunk_no * CHUNK_WORDS + w) * 64
+                                    + bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                unrank_partial(r as u64, n, &mut pos[..k]);
+                                let occupied = pos[..k].iter().fold(0u32, |m, &p| m | 1 << p);
+                                let free = full & !occupied;
+                                // Every region of the rank: those reached before this layer only
+                                // lead to visited states. None is being added while the layer runs:
+                                // a tile move flips the parity of the pattern's cell colours (the
+                                // board is a chequerboard), so all regions of one rank lie at
+                                // depths of one parity, and this layer adds only the other.
+                                let mut reps = visited[r].get();
+                                while reps != 0 {
+                                    let rep = reps.trailing_zeros() as usize;
+                                    let reg = region(&neighbours, free, rep);
+                                    reps &= !reg;
+                                    for ti in 0..k {
+                                        let from = pos[ti] as usize;
+                                        let mut targets = neighbours[from] & reg;
+                                        while targets != 0 {
+                                            let to = targets.trailing_zeros() as usize;
+                                            targets &= targets - 1;
+                                            moved[..k].copy_from_slice(&pos[..k]);
+                                            moved[ti] = to as u8;
+                                            let r2 = rank_partial(&moved[..k], n) as usize;
+                                            // The blank is now where the tile was.
+                                            if visited[r2].get() & (1 << from) != 0 {
+                                                continue;
                                             }
-                                            let (w, sh) = ((base >> 6) as usize, base & 63);
-                                            z[w].fetch_or(m << sh, Ordering::Relaxed);
-                                            if sh as usize + (n - k) > 64 {
-                                                z[w + 1]
-                                                    .fetch_or(m >> (64 - sh), Ordering::Relaxed);
+                                            let free2 = (free & !(1 << to)) | 1 << from;
+                                            let reg2 = region(&neighbours, free2, from);
+                                            debug_assert!(!frontier.get(r2), "parity");
+                                            let before = visited[r2].or(reg2);
+                                            if before & (1 << from) != 0 {
+                                                continue; // another thread got there first
                                             }
-                                        }
-                                        if entries[r2]
-                                            .compare_exchange(
-                                                0,
-                                                d1 + 1,
-                                                Ordering::Relaxed,
-                                                Ordering::Relaxed,
-                                            )
-                                            .is_ok()
-                                        {
-                                            new_entries += 1;
+                                            next.set(r2);
+                                            new_states += 1;
+                                            if let Some(z) = zero
+                                                && d1 & 2 != 0
+                                            {
+                                                let base = r2 as u64 * (n - k) as u64;
+                                                let mut m = 0u64;
+                                                let mut rr = reg2;
+                                                while rr != 0 {
+                                                    let c = rr.trailing_zeros();
+                                                    rr &= rr - 1;
+                                                    m |= 1
+                                                        << (free2 & ((1u32 << c) - 1)).count_ones();
+                                                }
+                                                let (w, sh) = ((base >> 6) as usize, base & 63);
+                                                z[w].fetch_or(m << sh, Ordering::Relaxed);
+                                                if sh as usize + (n - k) > 64 {
+                                                    z[w + 1].fetch_or(
+                                                        m >> (64 - sh),
+                                                        Ordering::Relaxed,
+                                                    );
+                                                }
+                                            }
+                                            if entries[r2]
+                                                .compare_exchange(
+                                                    0,
+                                                    d1 + 1,
+                                                    Ordering::Relaxed,
+                                                    Ordering::Relaxed,
+                                                )
+                                                .is_ok()
+                                            {
+                                                new_entries += 1;
+                                            }
                                         }
                                     }
                                 }
                             }
                         }
-                    }
-                    reached.fetch_add(new_states, Ordering::Relaxed);
-                    filled.fetch_add(new_entries, Ordering::Relaxed);
-                });
+                        reached.fetch_add(new_states, Ordering::Relaxed);
+                        filled.fetch_add(new_entries, Ordering::Relaxed);
+                    })
+            });
             let layer = reached.load(Ordering::Relaxed);
             progress(depth + 1, layer, filled.load(Ordering::Relaxed), ranks);
             if layer == 0 {
@@ -457,10 +464,12 @@ impl PatternDb {
             next.clear();
         }
         drop((visited_cells, frontier, next));
-        Ok(entries
-            .par_iter()
-            .map(|e| e.load(Ordering::Relaxed).wrapping_sub(1))
-            .collect())
+        Ok(crate::parallel::run(|| {
+            entries
+                .par_iter()
+                .map(|e| e.load(Ordering::Relaxed).wrapping_sub(1))
+                .collect()
+        }))
     }
 
     /// The board shape.

@@ -178,14 +178,16 @@ pub(crate) fn checksum(bytes: &[u8]) -> u32 {
     if bytes.len() <= 2 * CHUNK {
         return crc32fast::hash(bytes);
     }
-    let parts: Vec<crc32fast::Hasher> = bytes
-        .par_chunks(CHUNK)
-        .map(|c| {
-            let mut h = crc32fast::Hasher::new();
-            h.update(c);
-            h
-        })
-        .collect();
+    let parts: Vec<crc32fast::Hasher> = crate::parallel::run(|| {
+        bytes
+            .par_chunks(CHUNK)
+            .map(|c| {
+                let mut h = crc32fast::Hasher::new();
+                h.update(c);
+                h
+            })
+            .collect()
+    });
     let mut total = crc32fast::Hasher::new();
     for p in &parts {
         total.combine(p);
@@ -210,16 +212,17 @@ fn read_checked(path: &Path, file: &File, header: &PdbHeader) -> Result<Vec<u8>,
     }
     // Zeroed by the allocator's fresh pages, not by a pass over them.
     let mut body = vec![0u8; header.entries as usize];
-    let parts: Vec<std::io::Result<crc32fast::Hasher>> = body
-        .par_chunks_mut(CHUNK)
-        .enumerate()
-        .map(|(i, chunk)| {
-            file.read_exact_at(chunk, (HEADER_LEN + i * CHUNK) as u64)?;
-            let mut h = crc32fast::Hasher::new();
-            h.update(chunk);
-            Ok(h)
-        })
-        .collect();
+    let parts: Vec<std::io::Result<crc32fast::Hasher>> = crate::parallel::run(|| {
+        body.par_chunks_mut(CHUNK)
+            .enumerate()
+            .map(|(i, chunk)| {
+                file.read_exact_at(chunk, (HEADER_LEN + i * CHUNK) as u64)?;
+                let mut h = crc32fast::Hasher::new();
+                h.update(chunk);
+                Ok(h)
+            })
+            .collect()
+    });
     let mut total = crc32fast::Hasher::new();
     for p in parts {
         total.combine(&p.map_err(|e| io_err(path, e))?);

@@ -361,12 +361,14 @@ impl ZeroAwareDb {
                 // Both cores fault the pages in and read.
                 use rayon::prelude::*;
                 const CHUNK: usize = 4 << 20;
-                out.par_chunks_mut(CHUNK)
-                    .enumerate()
-                    .try_for_each(|(i, c)| {
-                        file.read_exact_at(c, (HEADER_LEN + i * CHUNK) as u64)
-                            .map_err(|e| io_err(path, e))
-                    })
+                crate::parallel::run(|| {
+                    out.par_chunks_mut(CHUNK)
+                        .enumerate()
+                        .try_for_each(|(i, c)| {
+                            file.read_exact_at(c, (HEADER_LEN + i * CHUNK) as u64)
+                                .map_err(|e| io_err(path, e))
+                        })
+                })
             })?;
             (bits, 0)
         } else {

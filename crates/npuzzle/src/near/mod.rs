@@ -352,13 +352,15 @@ fn peel_at(
             ..limits.clone()
         };
         let used = shortest.total.expanded;
-        let finished: Vec<_> = tidied
-            .par_iter()
-            .map(|tidying| {
-                let limits = share.remaining(started, used);
-                finish_region(&region, &region_goal, tidying, effort, &limits, core)
-            })
-            .collect();
+        let finished: Vec<_> = crate::parallel::run(|| {
+            tidied
+                .par_iter()
+                .map(|tidying| {
+                    let limits = share.remaining(started, used);
+                    finish_region(&region, &region_goal, tidying, effort, &limits, core)
+                })
+                .collect()
+        });
         for result in finished {
             shortest.offer(result);
         }

@@ -648,10 +648,12 @@ fn run_ordered<E: Evaluator>(
                 }
             };
             let outcomes: Vec<(usize, RootOutcome)> = if threads > 1 {
-                (0..threads)
-                    .into_par_iter()
-                    .flat_map_iter(|_| take())
-                    .collect()
+                crate::parallel::run(|| {
+                    (0..threads)
+                        .into_par_iter()
+                        .flat_map_iter(|_| take())
+                        .collect()
+                })
             } else {
                 take()
             };

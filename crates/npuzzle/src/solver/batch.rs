@@ -79,7 +79,7 @@ pub struct Solvers {
     template: SolverBuilder,
     by_shape: RwLock<HashMap<Shape, Made>>,
     /// The threads of this batch's parallel work, when not the global pool's.
-    pool: Option<Arc<rayon::ThreadPool>>,
+    pool: Option<Arc<crate::parallel::Pool>>,
     /// Set from outside (a signal handler) to stop the batch: see [`Solvers::interrupted_by`].
     interrupt: Option<Arc<AtomicBool>>,
 }
@@ -131,10 +131,7 @@ impl Solvers {
         let pool = if threads == 0 {
             None
         } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(io::Error::other)?;
+            let pool = crate::parallel::Pool::new(threads).map_err(io::Error::other)?;
             Some(Arc::new(pool))
         };
         let made = self.by_shape.read().map(|m| m.clone()).unwrap_or_default();
@@ -150,8 +147,8 @@ impl Solvers {
     /// Runs `f` on this batch's threads.
     fn in_pool<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
         match &self.pool {
-            Some(p) => p.install(f),
-            None => f(),
+            Some(p) => p.run(f),
+            None => crate::parallel::run(f),
         }
     }
 
@@ -159,7 +156,7 @@ impl Solvers {
     pub fn threads(&self) -> usize {
         self.pool
             .as_ref()
-            .map_or_else(global_threads, |p| p.current_num_threads())
+            .map_or_else(global_threads, |p| p.threads())
     }
 
     /// The goal for boards of `shape`.

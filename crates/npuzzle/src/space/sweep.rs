@@ -149,71 +149,73 @@ impl Sweep<'_> {
         for distance in 0u32.. {
             let (current, next) = if distance % 2 == 0 { (1, 2) } else { (2, 1) };
             let scanned = AtomicU64::new(0);
-            let results: Vec<Option<(u64, Vec<u64>)>> = words
-                .par_chunks(CHUNK_WORDS)
-                .enumerate()
-                .map(|(c, chunk)| {
-                    if self.stop.is_some_and(|s| s.load(Relaxed)) {
-                        return None;
-                    }
-                    let mut found = 0u64;
-                    let mut sample = Vec::new();
-                    let cells = self.index.shape().cells() as u64;
-                    // The last state decoded: its neighbours in the array often share its
-                    // tile order (see `SpaceIndex::respell`).
-                    let mut last_rank = u64::MAX;
-                    // Neighbours are marked in batches, their words prefetched when they are
-                    // found, so that the cache misses of a batch overlap.
-                    let mut pending = [0u64; PENDING];
-                    let mut waiting = 0;
-                    let mut spelled = self.index.spell(0);
-                    for (k, w) in chunk.iter().enumerate() {
-                        let mask = equal_mask(w.load(Relaxed), current);
-                        if mask == 0 {
-                            continue;
+            let results: Vec<Option<(u64, Vec<u64>)>> = crate::parallel::run(|| {
+                words
+                    .par_chunks(CHUNK_WORDS)
+                    .enumerate()
+                    .map(|(c, chunk)| {
+                        if self.stop.is_some_and(|s| s.load(Relaxed)) {
+                            return None;
                         }
-                        let word = (c * CHUNK_WORDS + k) as u64;
-                        let mut bits = mask;
-                        while bits != 0 {
-                            let i = word * 32 + (bits.trailing_zeros() / 2) as u64;
-                            bits &= bits - 1;
-                            if sample.len() < self.sample {
-                                sample.push(i);
+                        let mut found = 0u64;
+                        let mut sample = Vec::new();
+                        let cells = self.index.shape().cells() as u64;
+                        // The last state decoded: its neighbours in the array often share its
+                        // tile order (see `SpaceIndex::respell`).
+                        let mut last_rank = u64::MAX;
+                        // Neighbours are marked in batches, their words prefetched when they are
+                        // found, so that the cache misses of a batch overlap.
+                        let mut pending = [0u64; PENDING];
+                        let mut waiting = 0;
+                        let mut spelled = self.index.spell(0);
+                        for (k, w) in chunk.iter().enumerate() {
+                            let mask = equal_mask(w.load(Relaxed), current);
+                            if mask == 0 {
+                                continue;
                             }
-                            if i / cells == last_rank {
-                                self.index.respell(&mut spelled, i);
-                            } else {
-                                spelled = self.index.spell(i);
-                                last_rank = i / cells;
+                            let word = (c * CHUNK_WORDS + k) as u64;
+                            let mut bits = mask;
+                            while bits != 0 {
+                                let i = word * 32 + (bits.trailing_zeros() / 2) as u64;
+                                bits &= bits - 1;
+                                if sample.len() < self.sample {
+                                    sample.push(i);
+                                }
+                                if i / cells == last_rank {
+                                    self.index.respell(&mut spelled, i);
+                                } else {
+                                    spelled = self.index.spell(i);
+                                    last_rank = i / cells;
+                                }
+                                self.index.for_each_neighbour_of(&spelled, i, |j| {
+                                    crate::prefetch::prefetch(&words[(j / 32) as usize]);
+                                    pending[waiting] = j;
+                                    waiting += 1;
+                                });
+                                if waiting >= PENDING - 4 {
+                                    found += mark_next(words, &pending[..waiting], next);
+                                    waiting = 0;
+                                }
                             }
-                            self.index.for_each_neighbour_of(&spelled, i, |j| {
-                                crate::prefetch::prefetch(&words[(j / 32) as usize]);
-                                pending[waiting] = j;
-                                waiting += 1;
-                            });
-                            if waiting >= PENDING - 4 {
-                                found += mark_next(words, &pending[..waiting], next);
-                                waiting = 0;
+                            w.fetch_or(mask * DONE, Relaxed);
+                            if let Some(d) = dist_words {
+                                // Only this task touches this word of the distances.
+                                d[c * CHUNK_WORDS + k]
+                                    .fetch_or(mask * u64::from(distance % 3), Relaxed);
                             }
                         }
-                        w.fetch_or(mask * DONE, Relaxed);
-                        if let Some(d) = dist_words {
-                            // Only this task touches this word of the distances.
-                            d[c * CHUNK_WORDS + k]
-                                .fetch_or(mask * u64::from(distance % 3), Relaxed);
-                        }
-                    }
-                    found += mark_next(words, &pending[..waiting], next);
-                    let done = scanned.fetch_add(chunk.len() as u64 * 32, Relaxed);
-                    (self.progress)(SweepEvent::Scanning {
-                        distance,
-                        scanned: (done + chunk.len() as u64 * 32).min(total),
-                        total,
-                        known,
-                    });
-                    Some((found, sample))
-                })
-                .collect();
+                        found += mark_next(words, &pending[..waiting], next);
+                        let done = scanned.fetch_add(chunk.len() as u64 * 32, Relaxed);
+                        (self.progress)(SweepEvent::Scanning {
+                            distance,
+                            scanned: (done + chunk.len() as u64 * 32).min(total),
+                            total,
+                            known,
+                        });
+                        Some((found, sample))
+                    })
+                    .collect()
+            });
             let mut found = 0;
             let mut sample = Vec::new();
             for r in results {

@@ -135,11 +135,13 @@ impl Packed {
         use rayon::prelude::*;
         const CHUNK: u64 = 1 << 20;
         let states = self.index.states();
-        (0..states.div_ceil(CHUNK))
-            .into_par_iter()
-            .try_for_each(|c| {
-                (c * CHUNK..((c + 1) * CHUNK).min(states)).try_for_each(|i| self.check_state(i))
-            })
+        crate::parallel::run(|| {
+            (0..states.div_ceil(CHUNK))
+                .into_par_iter()
+                .try_for_each(|c| {
+                    (c * CHUNK..((c + 1) * CHUNK).min(states)).try_for_each(|i| self.check_state(i))
+                })
+        })
     }
 
     /// The local rule at state `i`: an entry, no neighbour at the same distance, and (unless

@@ -23,7 +23,7 @@
 //! **Searching.** The redundant strings go into an Aho–Corasick automaton; a search carries one
 //! automaton state per node and follows one table entry per move. Reversals (`ud`, `lr`, …) are
 //! redundant strings too, so the automaton subsumes the parent-move check. A board takes only
-//! the strings that fit on it (one automaton for each of four sizes, see
+//! the strings that fit within its longer side (one automaton for each of four sizes, see
 //! [`MovePruner::for_shape`]), which prunes the same and keeps the table small.
 //!
 //! **Why 16 moves.** Against 12, the 16-move strings expand 8–21 % fewer states on Korf's
@@ -37,6 +37,7 @@ use crate::board::Shape;
 #[cfg(test)]
 use std::collections::HashSet;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 #[cfg(test)]
 mod learning;
@@ -65,41 +66,37 @@ impl MovePruner {
     }
 
     /// The automaton for boards of `shape`: every shipped redundant string (up to 16 moves)
-    /// whose blank path fits on the board. No other string can complete there, so this prunes
-    /// exactly what the whole list would, from a smaller table: 1.7k strings for boards of
-    /// at most 3 cells a side, 27.6k for 4, 104k for 5, all 139k past that (one automaton
-    /// for each of these four sizes, made once a process when first wanted: from about a
-    /// millisecond to about 100 ms). Learning the strings takes a minute and gigabytes, so the
-    /// list ships with the crate (`redundant_moves.txt`, checked against
+    /// whose blank path fits within the board's longer side. No other string can complete
+    /// there, so this prunes exactly what the whole list would, from a smaller table: 1.7k
+    /// strings for boards of at most 3 cells a side, 27.6k for 4, 104k for 5, all 139k past
+    /// that (one automaton for each of these four sizes, made once a process when first
+    /// wanted: about 1, 18, 77 and 84 ms). Learning the strings takes a minute and gigabytes,
+    /// so the list ships with the crate (`redundant_moves.txt`, checked against
     /// [`MovePruner::learn`] by the tests).
     pub fn for_shape(shape: Shape) -> &'static MovePruner {
-        static BY_SIZE: [OnceLock<MovePruner>; SIZES] = [const { OnceLock::new() }; SIZES];
         let size = size_of_shape(shape);
-        BY_SIZE[size].get_or_init(|| {
-            // The list is ordered by size: the strings that fit are the first ones.
-            let fitting = shipped_lines().take_while(|l| size_of_side(side(l)) <= size);
-            MovePruner {
-                next: automaton(fitting.map(|l| l.iter().map(|&b| move_index(b)))),
-            }
-        })
+        SLOTS[size].get(|| MovePruner::of_size(size))
     }
 
     /// Starts making [`MovePruner::for_shape`]'s automaton for `shape` on a thread of its
     /// own, when no one has yet (at most one such thread a size, for the process's life), so
     /// that a caller about to load pattern databases for the IDA* engine (from 80 ms to
-    /// seconds) has it by the end of the loading: the 4×4 automaton takes about 20 ms to
-    /// make, the 5×5 one about 70 ms. The caller then calls [`MovePruner::for_shape`], which
-    /// waits for the thread if it is still at work, so that no thread is left running (a
-    /// process that forks afterwards, as Python's multiprocessing may, gets a finished
-    /// automaton). If the thread cannot start, `for_shape` makes the automaton itself.
+    /// seconds) has it by the end of the loading. A later [`MovePruner::for_shape`] in this
+    /// process waits for the thread rather than make a second copy; in a child forked
+    /// meanwhile (as Python's multiprocessing does), where the thread does not exist, it
+    /// makes its own. If the thread cannot start, `for_shape` makes the automaton itself.
     pub fn prepare(shape: Shape) {
-        static STARTED: [std::sync::Once; SIZES] = [const { std::sync::Once::new() }; SIZES];
         let size = size_of_shape(shape);
-        STARTED[size].call_once(|| {
-            let _ = std::thread::Builder::new()
-                .name("npuzzle-move-pruner".into())
-                .spawn(move || MovePruner::for_shape(shape));
-        });
+        SLOTS[size].start(move || MovePruner::of_size(size));
+    }
+
+    /// The automaton of the shipped strings that fit boards of `size` (see [`size_of_side`]).
+    fn of_size(size: usize) -> MovePruner {
+        // The list is ordered by size: the strings that fit are the first ones.
+        let fitting = shipped_lines().take_while(|l| size_of_side(side(l)) <= size);
+        MovePruner {
+            next: automaton(fitting.map(|l| l.iter().map(|&b| move_index(b)))),
+        }
     }
 
     /// The automaton that prunes only the move straight back (textbook IDA*).
@@ -140,6 +137,91 @@ fn move_index(letter: u8) -> u8 {
         b'd' => 1,
         b'l' => 2,
         _ => 3,
+    }
+}
+
+/// One size's automaton each, made once a process.
+static SLOTS: [Slot; SIZES] = [const { Slot::new() }; SIZES];
+
+/// An automaton made once a process, either on a background thread ([`Slot::start`]) or by
+/// the first caller that wants it ([`Slot::get`]).
+///
+/// Why two cells: a process may fork while the background thread is at work, and the child
+/// has no such thread. Were the thread making the automaton inside the one cell callers wait
+/// on, the child would find that cell forever "being made" and hang. So the thread fills a
+/// cell of its own, which callers only read (a read never blocks), and callers wait for it
+/// only while the thread's maker is their own process; otherwise they make their own copy
+/// in the second cell.
+struct Slot {
+    /// Made by the background thread.
+    made_behind: OnceLock<MovePruner>,
+    /// Made by a caller that found no background thread at work for its process.
+    made_here: OnceLock<MovePruner>,
+    /// Whether a background thread has been asked for (at most one a process).
+    started: AtomicBool,
+    /// The id of the process whose background thread is making the automaton, or 0.
+    maker: AtomicU32,
+}
+
+impl Slot {
+    /// How long a caller waits for the background thread before making its own copy (the
+    /// thread takes at most about 100 ms; this only bounds a wait the thread cannot end,
+    /// such as a forked child whose id is its parent's old one).
+    const PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
+
+    const fn new() -> Slot {
+        Slot {
+            made_behind: OnceLock::new(),
+            made_here: OnceLock::new(),
+            started: AtomicBool::new(false),
+            maker: AtomicU32::new(0),
+        }
+    }
+
+    /// The automaton: the background thread's once it is done (waited for while it is at
+    /// work for this process, for at most [`Slot::PATIENCE`]), otherwise made here by `make`
+    /// (once, whoever asks first).
+    fn get(&self, make: impl FnOnce() -> MovePruner) -> &MovePruner {
+        let me = std::process::id();
+        let since = std::time::Instant::now();
+        loop {
+            if let Some(p) = self.made_behind.get().or_else(|| self.made_here.get()) {
+                return p;
+            }
+            if self.maker.load(Ordering::Acquire) != me || since.elapsed() > Slot::PATIENCE {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_micros(100));
+        }
+        if let Some(p) = self.made_behind.get() {
+            return p;
+        }
+        self.made_here.get_or_init(make)
+    }
+
+    /// Starts a thread that makes the automaton with `make`, unless one was started before
+    /// or the automaton is already made.
+    fn start(&'static self, make: impl FnOnce() -> MovePruner + Send + 'static) {
+        if self.made_here.get().is_some() || self.started.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        self.maker.store(std::process::id(), Ordering::Release);
+        /// Clears `maker` when the thread ends, even by a panic, so no caller waits forever.
+        struct Done(&'static AtomicU32);
+        impl Drop for Done {
+            fn drop(&mut self) {
+                self.0.store(0, Ordering::Release);
+            }
+        }
+        let spawned = std::thread::Builder::new()
+            .name("npuzzle-move-pruner".into())
+            .spawn(move || {
+                let _done = Done(&self.maker);
+                let _ = self.made_behind.set(make());
+            });
+        if spawned.is_err() {
+            self.maker.store(0, Ordering::Release);
+        }
     }
 }
 
@@ -191,8 +273,8 @@ fn shipped_strings() -> impl Iterator<Item = Vec<u8>> {
 
 /// The Aho–Corasick automaton over `strings` (each a sequence of move indexes, 0 to 3):
 /// transitions per state, [`PRUNED`] where a string completes, states numbered breadth-first
-/// from [`START`]. Built straight from the strings, with no copy of them: about 20 ms for
-/// 4×4's 27.6k strings, 70 ms for 5×5's 104k, 100 ms for all 139k.
+/// from [`START`]. Built straight from the strings, with no copy of them: about 18 ms for
+/// 4×4's 27.6k strings, 77 ms for 5×5's 104k, 84 ms for all 139k.
 fn automaton<S, M>(strings: S) -> Vec<[u32; 4]>
 where
     S: IntoIterator<Item = M>,
@@ -390,6 +472,53 @@ mod tests {
 
     /// On a small board, every state within the depth is still reached by some accepted path
     /// of optimal length: breadth-first search over accepted paths gives the true distances.
+    /// A cheap automaton for the slot tests (the move straight back only).
+    fn small() -> MovePruner {
+        MovePruner::learn(2)
+    }
+
+    #[test]
+    fn a_caller_waits_for_the_background_thread_instead_of_making_a_second_copy() {
+        static SLOT: Slot = Slot::new();
+        SLOT.start(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            small()
+        });
+        let got = SLOT.get(|| panic!("made a second copy while the thread was at work"));
+        assert!(std::ptr::eq(got, SLOT.made_behind.get().unwrap()));
+        assert_eq!(got.step(START, 0), small().step(START, 0));
+        // Asking again starts nothing and returns the same automaton.
+        SLOT.start(|| panic!("a second thread"));
+        assert!(std::ptr::eq(SLOT.get(|| panic!("made again")), got));
+    }
+
+    #[test]
+    fn a_forked_child_makes_its_own_automaton_instead_of_waiting_for_its_parents_thread() {
+        // What a child forked while its parent's thread was at work sees: a thread asked for,
+        // made by another process, and nothing made.
+        static SLOT: Slot = Slot::new();
+        SLOT.started.store(true, Ordering::Release);
+        SLOT.maker
+            .store(std::process::id().wrapping_add(1), Ordering::Release);
+        let since = std::time::Instant::now();
+        let got = SLOT.get(small);
+        assert!(
+            since.elapsed() < Slot::PATIENCE,
+            "waited for a thread it does not have"
+        );
+        assert!(std::ptr::eq(got, SLOT.made_here.get().unwrap()));
+        SLOT.start(|| panic!("a second thread"));
+    }
+
+    #[test]
+    fn a_background_thread_that_fails_leaves_the_caller_to_make_the_automaton() {
+        static SLOT: Slot = Slot::new();
+        SLOT.start(|| panic!("the background thread fails (this panic is the test's)"));
+        let got = SLOT.get(small);
+        assert_eq!(got.step(START, 0), small().step(START, 0));
+        assert_eq!(SLOT.maker.load(Ordering::Acquire), 0);
+    }
+
     #[test]
     fn keeps_an_optimal_path_to_every_state() {
         for (w, h) in [(3, 3), (2, 4), (4, 3), (4, 4), (5, 3), (6, 3)] {

@@ -1,0 +1,166 @@
+//! The threads the library's parallel loops run on, chosen in one place.
+//!
+//! Why: rayon's global pool does not survive `fork`. A child forked from a process whose pool
+//! has started inherits the pool's bookkeeping but none of its threads, so the child's first
+//! parallel loop would wait forever. Python's multiprocessing forks on Linux, and a
+//! researcher labelling boards in a pool of workers is exactly who calls the library after
+//! a fork. So every parallel loop of the library runs through [`run`]: in the process that
+//! first ran one, on rayon's global pool as before; in any process forked from it (or from a
+//! child of it), on a pool of that process's own, made by its first loop and kept.
+
+use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+
+/// Runs `work`, whose parallel iterators then use threads that exist in this process.
+pub(crate) fn run<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    // On a worker thread, the pool that runs it is alive here (nested loops stay on it).
+    if rayon::current_thread_index().is_some() {
+        return work();
+    }
+    match forked_pool() {
+        Some(pool) => pool.install(work),
+        None => work(),
+    }
+}
+
+/// A pool of a chosen number of threads (a batch's `--threads`). In a process forked after
+/// it was made, where its threads do not exist, its work runs through [`run`] instead.
+pub(crate) struct Pool {
+    made_in: u32,
+    pool: rayon::ThreadPool,
+}
+
+impl Pool {
+    /// A pool of `threads` threads.
+    pub(crate) fn new(threads: usize) -> Result<Pool, rayon::ThreadPoolBuildError> {
+        Ok(Pool {
+            made_in: std::process::id(),
+            pool: rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()?,
+        })
+    }
+
+    /// Runs `work` on this pool's threads (see [`Pool`] for a forked process).
+    pub(crate) fn run<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        if std::process::id() == self.made_in {
+            self.pool.install(work)
+        } else {
+            run(work)
+        }
+    }
+
+    /// How many threads the pool has.
+    pub(crate) fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+}
+
+/// The process whose parallel loops use rayon's global pool: the first to run one.
+static HOME: AtomicU32 = AtomicU32::new(0);
+
+/// A forked process's own pool, and the process it belongs to.
+struct Forked {
+    pid: u32,
+    pool: rayon::ThreadPool,
+}
+
+/// The pool of the newest forked process to want one; null before any. Every pointer stored
+/// here comes from `Box::into_raw` and is never freed (a process keeps its pool for life, and
+/// a pool inherited from a parent is dead weight of a few hundred bytes).
+static FORKED: AtomicPtr<Forked> = AtomicPtr::new(std::ptr::null_mut());
+
+/// `None` in the home process; elsewhere this process's own pool, made on first use.
+fn forked_pool() -> Option<&'static rayon::ThreadPool> {
+    let me = std::process::id();
+    match HOME.compare_exchange(0, me, Ordering::AcqRel, Ordering::Acquire) {
+        Ok(_) => return None,
+        Err(home) if home == me => return None,
+        Err(_) => {}
+    }
+    loop {
+        let seen = FORKED.load(Ordering::Acquire);
+        // SAFETY: `FORKED` holds null or a pointer from `Box::into_raw` that is never freed.
+        if let Some(f) = unsafe { seen.as_ref() }
+            && f.pid == me
+        {
+            return Some(&f.pool);
+        }
+        // Without threads of its own, the work falls back to the global pool (and would
+        // wait); a process that cannot start threads cannot run the loops anyway.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("npuzzle-worker-{i}"))
+            .build()
+            .ok()?;
+        let mine = Box::into_raw(Box::new(Forked { pid: me, pool }));
+        match FORKED.compare_exchange(seen, mine, Ordering::AcqRel, Ordering::Acquire) {
+            // SAFETY: just stored, never freed.
+            Ok(_) => return Some(unsafe { &(*mine).pool }),
+            // Another thread of this process got there first: ours was never shared.
+            // SAFETY: `mine` came from `Box::into_raw` above and no one else has seen it.
+            Err(_) => drop(unsafe { Box::from_raw(mine) }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rayon::prelude::*;
+
+    #[test]
+    fn loops_run_in_the_home_process_and_nest() {
+        let sum: u64 = run(|| {
+            (0..1000u64)
+                .into_par_iter()
+                .map(|i| run(|| (0..i).into_par_iter().sum::<u64>()))
+                .sum()
+        });
+        assert_eq!(
+            sum,
+            (0..1000u64)
+                .map(|i| i * i.saturating_sub(1) / 2)
+                .sum::<u64>()
+        );
+        assert!(forked_pool().is_none());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_forked_child_runs_its_loops_on_threads_of_its_own() {
+        fn sum() -> u64 {
+            run(|| (0..100_000u64).into_par_iter().sum())
+        }
+        let want = sum(); // the global pool is running in this process now
+        // SAFETY: the child only runs `sum` (allocating, which glibc keeps fork-safe, and
+        // starting threads) and leaves by `_exit`, never returning into the test harness.
+        let pid = unsafe { libc::fork() };
+        assert!(pid >= 0, "fork failed");
+        if pid == 0 {
+            let code = if sum() == want { 0 } else { 1 };
+            // SAFETY: ends the child at once, as a forked child of a threaded process should.
+            unsafe { libc::_exit(code) };
+        }
+        let since = std::time::Instant::now();
+        let mut status = 0;
+        loop {
+            // SAFETY: waits on our own child, with a valid pointer for its status.
+            let done = unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) };
+            if done == pid {
+                break;
+            }
+            if since.elapsed() > std::time::Duration::from_secs(30) {
+                // SAFETY: our own child.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                    libc::waitpid(pid, &mut status, 0);
+                }
+                panic!("the forked child's parallel loop hung");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "{status}"
+        );
+    }
+}
