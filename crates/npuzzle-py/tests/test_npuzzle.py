@@ -389,10 +389,14 @@ loader.start()
 time.sleep(delay)
 pid = os.fork()
 if pid == 0:
-    # The child wants the same move pruning: a 4x3 board, IDA* without databases.
-    board = npuzzle.scramble("4x3", 1, seed=3)[0]
-    s = npuzzle.Solver("4x3", algorithm="idastar").solve(board)
-    os._exit(0 if s is not None and npuzzle.check(board, s.moves, size="4x3").valid else 3)
+    code = 4  # an exception in the child
+    try:
+        # The child wants the same move pruning: a 4x3 board, IDA* without databases.
+        board = npuzzle.scramble("4x3", 1, seed=3)[0]
+        s = npuzzle.Solver("4x3", algorithm="idastar").solve(board)
+        code = 0 if s is not None and npuzzle.check(board, s.moves, size="4x3").valid else 3
+    finally:
+        os._exit(code)
 loader.join()
 deadline = time.time() + 20
 while time.time() < deadline:
@@ -422,13 +426,27 @@ FORK_POOL = r"""
 import multiprocessing, sys
 import npuzzle
 boards = npuzzle.scramble("3x3", 20000, seed=3)
+if sys.argv[1] == "search":
+    # Only a search (466,015 states, 50 moves), whose engine sizes its split by the worker
+    # threads: a first use of the threads that is not a batch.
+    import random
+    board, blank, rng, back = list(range(1, 16)) + [0], 15, random.Random(2), None
+    for _ in range(200):  # a walk of the blank
+        steps = [d for d in (-4, 4, -1, 1) if 0 <= blank + d < 16 and d != back
+                 and not (d in (-1, 1) and (blank + d) // 4 != blank // 4)]
+        d = rng.choice(steps)
+        board[blank], board[blank + d] = board[blank + d], board[blank]
+        blank, back = blank + d, -d
+    assert npuzzle.Solver("4x4", algorithm="idastar", heuristic="manhattan").solve(board)
 want = npuzzle.lengths(boards).tolist()  # the parent's worker threads are running now
 solver = npuzzle.Solver("3x3", algorithm="idastar")  # made before the fork
 def label(chunk):
     return npuzzle.lengths(chunk).tolist(), [s.length for s in solver.solve_many(chunk)]
 if __name__ == "__main__":
     with multiprocessing.get_context("fork").Pool(2) as pool:
-        got = pool.map(label, [boards[:10000], boards[10000:]])
+        # Waited for with a limit, so that hung workers end with the pool instead of outliving
+        # the test.
+        got = pool.map_async(label, [boards[:10000], boards[10000:]]).get(timeout=60)
     ok = sum((g[0] for g in got), []) == want == sum((g[1] for g in got), [])
     sys.exit(0 if ok else 3)
 """
@@ -438,9 +456,10 @@ if __name__ == "__main__":
 def test_forked_multiprocessing_workers_answer_after_the_parent_ran_a_batch():
     """Rayon's threads do not survive a fork: workers forked after the parent had run a
     parallel batch waited forever on threads they did not have. Each now runs on its own."""
-    run = subprocess.run([sys.executable, "-c", FORK_POOL], capture_output=True, text=True,
-                         timeout=120)
-    assert run.returncode == 0, run.stderr
+    for first in ("batch", "search"):
+        run = subprocess.run([sys.executable, "-c", FORK_POOL, first], capture_output=True,
+                             text=True, timeout=120)
+        assert run.returncode == 0, (first, run.stderr)
 
 BAD_OPTIONS = [
     dict(max_nodes=-1), dict(max_nodes=0), dict(max_nodes=2**70), dict(timeout=-1.0),

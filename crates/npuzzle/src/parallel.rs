@@ -8,7 +8,7 @@
 //! first ran one, on rayon's global pool as before; in any process forked from it (or from a
 //! child of it), on a pool of that process's own, made by its first loop and kept.
 
-use std::sync::atomic::{AtomicPtr, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 
 /// Runs `work`, whose parallel iterators then use threads that exist in this process.
 pub(crate) fn run<T: Send>(work: impl FnOnce() -> T + Send) -> T {
@@ -22,10 +22,46 @@ pub(crate) fn run<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     }
 }
 
+/// How many threads [`run`]'s loops get here (what `rayon::current_num_threads` says on the
+/// pool they would run on). Use this, not rayon's, to size work: rayon's starts the global
+/// pool, which in a forked process is the dead one it inherited.
+pub(crate) fn threads() -> usize {
+    if rayon::current_thread_index().is_some() {
+        return rayon::current_num_threads();
+    }
+    match forked_pool() {
+        Some(pool) => pool.current_num_threads(),
+        None => rayon::current_num_threads(),
+    }
+}
+
+/// This process's identity among the processes that share its memory's history: 1 in the
+/// process that first asks, one more in each process forked from it (a fork handler counts),
+/// so a value made here is never taken for a child's own, whatever the system's process ids
+/// (which a child can reuse from a dead ancestor).
+pub(crate) fn process() -> u64 {
+    static FORKS: AtomicU64 = AtomicU64::new(0);
+    static COUNTING: AtomicBool = AtomicBool::new(false);
+    #[cfg(unix)]
+    if !COUNTING.swap(true, Ordering::AcqRel) {
+        extern "C" fn forked() {
+            FORKS.fetch_add(1, Ordering::AcqRel);
+        }
+        // SAFETY: registers a handler that only adds to an atomic (async-signal-safe).
+        unsafe {
+            libc::pthread_atfork(None, None, Some(forked));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = &COUNTING;
+    FORKS.load(Ordering::Acquire) + 1
+}
+
 /// A pool of a chosen number of threads (a batch's `--threads`). In a process forked after
-/// it was made, where its threads do not exist, its work runs through [`run`] instead.
+/// it was made, where its threads do not exist, its work runs through [`run`] instead (on
+/// that process's own default pool).
 pub(crate) struct Pool {
-    made_in: u32,
+    made_in: u64,
     pool: rayon::ThreadPool,
 }
 
@@ -33,7 +69,7 @@ impl Pool {
     /// A pool of `threads` threads.
     pub(crate) fn new(threads: usize) -> Result<Pool, rayon::ThreadPoolBuildError> {
         Ok(Pool {
-            made_in: std::process::id(),
+            made_in: process(),
             pool: rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()?,
@@ -42,25 +78,30 @@ impl Pool {
 
     /// Runs `work` on this pool's threads (see [`Pool`] for a forked process).
     pub(crate) fn run<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
-        if std::process::id() == self.made_in {
+        if process() == self.made_in {
             self.pool.install(work)
         } else {
             run(work)
         }
     }
 
-    /// How many threads the pool has.
+    /// How many threads the pool's work runs on here.
     pub(crate) fn threads(&self) -> usize {
-        self.pool.current_num_threads()
+        if process() == self.made_in {
+            self.pool.current_num_threads()
+        } else {
+            threads()
+        }
     }
 }
 
-/// The process whose parallel loops use rayon's global pool: the first to run one.
-static HOME: AtomicU32 = AtomicU32::new(0);
+/// The process whose parallel loops use rayon's global pool: the first to run one (0 until
+/// then).
+static HOME: AtomicU64 = AtomicU64::new(0);
 
 /// A forked process's own pool, and the process it belongs to.
 struct Forked {
-    pid: u32,
+    process: u64,
     pool: rayon::ThreadPool,
 }
 
@@ -70,8 +111,12 @@ struct Forked {
 static FORKED: AtomicPtr<Forked> = AtomicPtr::new(std::ptr::null_mut());
 
 /// `None` in the home process; elsewhere this process's own pool, made on first use.
+///
+/// A fork made from one of the library's worker threads (a callback the library runs there,
+/// such as a logging hook, that forks) is not covered: that thread looks like a live worker
+/// to [`run`] in the child.
 fn forked_pool() -> Option<&'static rayon::ThreadPool> {
-    let me = std::process::id();
+    let me = process();
     match HOME.compare_exchange(0, me, Ordering::AcqRel, Ordering::Acquire) {
         Ok(_) => return None,
         Err(home) if home == me => return None,
@@ -81,17 +126,20 @@ fn forked_pool() -> Option<&'static rayon::ThreadPool> {
         let seen = FORKED.load(Ordering::Acquire);
         // SAFETY: `FORKED` holds null or a pointer from `Box::into_raw` that is never freed.
         if let Some(f) = unsafe { seen.as_ref() }
-            && f.pid == me
+            && f.process == me
         {
             return Some(&f.pool);
         }
-        // Without threads of its own, the work falls back to the global pool (and would
-        // wait); a process that cannot start threads cannot run the loops anyway.
-        let pool = rayon::ThreadPoolBuilder::new()
+        // The inherited global pool has no threads: without threads of its own the work
+        // would wait forever, so a process that cannot start any says so.
+        let pool = match rayon::ThreadPoolBuilder::new()
             .thread_name(|i| format!("npuzzle-worker-{i}"))
             .build()
-            .ok()?;
-        let mine = Box::into_raw(Box::new(Forked { pid: me, pool }));
+        {
+            Ok(pool) => pool,
+            Err(e) => panic!("npuzzle: cannot start worker threads in a forked process: {e}"),
+        };
+        let mine = Box::into_raw(Box::new(Forked { process: me, pool }));
         match FORKED.compare_exchange(seen, mine, Ordering::AcqRel, Ordering::Acquire) {
             // SAFETY: just stored, never freed.
             Ok(_) => return Some(unsafe { &(*mine).pool }),
@@ -131,12 +179,20 @@ mod tests {
             run(|| (0..100_000u64).into_par_iter().sum())
         }
         let want = sum(); // the global pool is running in this process now
+        let home = process();
         // SAFETY: the child only runs `sum` (allocating, which glibc keeps fork-safe, and
         // starting threads) and leaves by `_exit`, never returning into the test harness.
         let pid = unsafe { libc::fork() };
         assert!(pid >= 0, "fork failed");
         if pid == 0 {
-            let code = if sum() == want { 0 } else { 1 };
+            // A panic here must not unwind into the harness (whose thread would then end the
+            // child with status 0).
+            let ok = std::panic::catch_unwind(|| sum() == want && process() > 1);
+            let code = match ok {
+                Ok(true) => 0,
+                Ok(false) => 1,
+                Err(_) => 2,
+            };
             // SAFETY: ends the child at once, as a forked child of a threaded process should.
             unsafe { libc::_exit(code) };
         }
@@ -148,6 +204,7 @@ mod tests {
             if done == pid {
                 break;
             }
+            assert!(done == 0, "waitpid failed");
             if since.elapsed() > std::time::Duration::from_secs(30) {
                 // SAFETY: our own child.
                 unsafe {
@@ -161,6 +218,11 @@ mod tests {
         assert!(
             libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
             "{status}"
+        );
+        assert_eq!(
+            process(),
+            home,
+            "the child's fork count leaked into the parent"
         );
     }
 }

@@ -130,7 +130,7 @@ impl Making {
         let next = AtomicUsize::new(0);
         let filled: Vec<AtomicBool> = pending.iter().map(|_| AtomicBool::new(false)).collect();
         // As many threads as the caller's pool has (`--threads`), all cores outside one.
-        let threads = rayon::current_num_threads();
+        let threads = crate::parallel::threads();
         let tables = &self.tables;
         std::thread::scope(|scope| {
             for _ in 0..threads.clamp(1, pending.len().max(1)) {

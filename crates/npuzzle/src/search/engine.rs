@@ -476,7 +476,7 @@ fn run_ordered<E: Evaluator>(
     let sh = Shared::new(eval, shape, pruner, limits);
     let root = Item::root(eval, start);
     let threads = if parallel {
-        rayon::current_num_threads()
+        crate::parallel::threads()
     } else {
         1
     };

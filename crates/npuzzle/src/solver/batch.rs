@@ -476,7 +476,7 @@ pub fn push_line(buf: &mut Vec<u8>, text: &str) {
 /// How many threads the global pool has (batches and parallel searches that are not given
 /// their own, see [`Solvers::on_threads`]).
 pub fn global_threads() -> usize {
-    rayon::current_num_threads()
+    crate::parallel::threads()
 }
 
 /// Where a batch's pieces go, in input order, on the thread that runs the batch.

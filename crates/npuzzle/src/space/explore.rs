@@ -195,7 +195,7 @@ pub fn explore(goal: &Board, options: &ExploreOptions) -> Result<Report, Explore
         histogram,
         seconds: elapsed.as_secs_f64(),
         memory_bytes: needed,
-        threads: rayon::current_num_threads(),
+        threads: crate::parallel::threads(),
     })
 }
 

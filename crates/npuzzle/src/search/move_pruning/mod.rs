@@ -36,8 +36,9 @@
 use crate::board::Shape;
 #[cfg(test)]
 use std::collections::HashSet;
+#[cfg(test)]
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
 
 #[cfg(test)]
 mod learning;
@@ -146,46 +147,70 @@ static SLOTS: [Slot; SIZES] = [const { Slot::new() }; SIZES];
 /// An automaton made once a process, either on a background thread ([`Slot::start`]) or by
 /// the first caller that wants it ([`Slot::get`]).
 ///
-/// Why two cells: a process may fork while the background thread is at work, and the child
-/// has no such thread. Were the thread making the automaton inside the one cell callers wait
-/// on, the child would find that cell forever "being made" and hang. So the thread fills a
-/// cell of its own, which callers only read (a read never blocks), and callers wait for it
-/// only while the thread's maker is their own process; otherwise they make their own copy
-/// in the second cell.
+/// Why no lock: a process may fork while the automaton is being made, and the child has
+/// none of its parent's other threads. Were the maker holding a lock that callers wait on
+/// (a `OnceLock` being initialised), the child would wait forever. So the automaton is made
+/// outside any lock and published by one compare-and-swap; a caller waits (polling) only for
+/// a background thread of its own process, and otherwise makes its own copy.
 struct Slot {
-    /// Made by the background thread.
-    made_behind: OnceLock<MovePruner>,
-    /// Made by a caller that found no background thread at work for its process.
-    made_here: OnceLock<MovePruner>,
+    /// The automaton once made: null, or a pointer from `Box::into_raw`, never freed.
+    made: AtomicPtr<MovePruner>,
     /// Whether a background thread has been asked for (at most one a process).
     started: AtomicBool,
-    /// The id of the process whose background thread is making the automaton, or 0.
-    maker: AtomicU32,
+    /// The process (see [`crate::parallel::process`]) whose background thread is making the
+    /// automaton, or 0.
+    maker: AtomicU64,
 }
 
 impl Slot {
     /// How long a caller waits for the background thread before making its own copy (the
-    /// thread takes at most about 100 ms; this only bounds a wait the thread cannot end,
-    /// such as a forked child whose id is its parent's old one).
+    /// thread takes at most about 100 ms; this only bounds a wait on a thread slowed by a
+    /// machine far busier than the search).
     const PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
 
     const fn new() -> Slot {
         Slot {
-            made_behind: OnceLock::new(),
-            made_here: OnceLock::new(),
+            made: AtomicPtr::new(std::ptr::null_mut()),
             started: AtomicBool::new(false),
-            maker: AtomicU32::new(0),
+            maker: AtomicU64::new(0),
+        }
+    }
+
+    /// The automaton, if made.
+    fn made(&self) -> Option<&'static MovePruner> {
+        // SAFETY: `made` holds null or a pointer from `Box::into_raw` that is never freed.
+        unsafe { self.made.load(Ordering::Acquire).as_ref() }
+    }
+
+    /// Publishes `p` unless an automaton is already there (then `p` is dropped), and returns
+    /// the one published.
+    fn publish(&self, p: MovePruner) -> &'static MovePruner {
+        let mine = Box::into_raw(Box::new(p));
+        match self.made.compare_exchange(
+            std::ptr::null_mut(),
+            mine,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            // SAFETY: just published, never freed.
+            Ok(_) => unsafe { &*mine },
+            Err(other) => {
+                // SAFETY: `mine` came from `Box::into_raw` above and was never shared;
+                // `other` was published, so it is never freed.
+                drop(unsafe { Box::from_raw(mine) });
+                unsafe { &*other }
+            }
         }
     }
 
     /// The automaton: the background thread's once it is done (waited for while it is at
     /// work for this process, for at most [`Slot::PATIENCE`]), otherwise made here by `make`
-    /// (once, whoever asks first).
-    fn get(&self, make: impl FnOnce() -> MovePruner) -> &MovePruner {
-        let me = std::process::id();
+    /// (two callers at once may both make one; the first published is kept).
+    fn get(&self, make: impl FnOnce() -> MovePruner) -> &'static MovePruner {
+        let me = crate::parallel::process();
         let since = std::time::Instant::now();
         loop {
-            if let Some(p) = self.made_behind.get().or_else(|| self.made_here.get()) {
+            if let Some(p) = self.made() {
                 return p;
             }
             if self.maker.load(Ordering::Acquire) != me || since.elapsed() > Slot::PATIENCE {
@@ -193,21 +218,19 @@ impl Slot {
             }
             std::thread::sleep(std::time::Duration::from_micros(100));
         }
-        if let Some(p) = self.made_behind.get() {
-            return p;
-        }
-        self.made_here.get_or_init(make)
+        self.publish(make())
     }
 
     /// Starts a thread that makes the automaton with `make`, unless one was started before
     /// or the automaton is already made.
     fn start(&'static self, make: impl FnOnce() -> MovePruner + Send + 'static) {
-        if self.made_here.get().is_some() || self.started.swap(true, Ordering::AcqRel) {
+        if self.made().is_some() || self.started.swap(true, Ordering::AcqRel) {
             return;
         }
-        self.maker.store(std::process::id(), Ordering::Release);
-        /// Clears `maker` when the thread ends, even by a panic, so no caller waits forever.
-        struct Done(&'static AtomicU32);
+        self.maker
+            .store(crate::parallel::process(), Ordering::Release);
+        /// Clears `maker` when the thread ends, even by a panic, so no caller waits on it.
+        struct Done(&'static AtomicU64);
         impl Drop for Done {
             fn drop(&mut self) {
                 self.0.store(0, Ordering::Release);
@@ -217,7 +240,7 @@ impl Slot {
             .name("npuzzle-move-pruner".into())
             .spawn(move || {
                 let _done = Done(&self.maker);
-                let _ = self.made_behind.set(make());
+                self.publish(make());
             });
         if spawned.is_err() {
             self.maker.store(0, Ordering::Release);
@@ -470,8 +493,6 @@ mod tests {
         assert!(accepted(&p, &[3, 3, 1, 1, 2, 0]));
     }
 
-    /// On a small board, every state within the depth is still reached by some accepted path
-    /// of optimal length: breadth-first search over accepted paths gives the true distances.
     /// A cheap automaton for the slot tests (the move straight back only).
     fn small() -> MovePruner {
         MovePruner::learn(2)
@@ -485,7 +506,7 @@ mod tests {
             small()
         });
         let got = SLOT.get(|| panic!("made a second copy while the thread was at work"));
-        assert!(std::ptr::eq(got, SLOT.made_behind.get().unwrap()));
+        assert!(std::ptr::eq(got, SLOT.made().unwrap()));
         assert_eq!(got.step(START, 0), small().step(START, 0));
         // Asking again starts nothing and returns the same automaton.
         SLOT.start(|| panic!("a second thread"));
@@ -499,14 +520,14 @@ mod tests {
         static SLOT: Slot = Slot::new();
         SLOT.started.store(true, Ordering::Release);
         SLOT.maker
-            .store(std::process::id().wrapping_add(1), Ordering::Release);
+            .store(crate::parallel::process() + 1, Ordering::Release);
         let since = std::time::Instant::now();
         let got = SLOT.get(small);
         assert!(
             since.elapsed() < Slot::PATIENCE,
             "waited for a thread it does not have"
         );
-        assert!(std::ptr::eq(got, SLOT.made_here.get().unwrap()));
+        assert!(std::ptr::eq(got, SLOT.made().unwrap()));
         SLOT.start(|| panic!("a second thread"));
     }
 
@@ -519,6 +540,8 @@ mod tests {
         assert_eq!(SLOT.maker.load(Ordering::Acquire), 0);
     }
 
+    /// On a small board, every state within the depth is still reached by some accepted path
+    /// of optimal length: breadth-first search over accepted paths gives the true distances.
     #[test]
     fn keeps_an_optimal_path_to_every_state() {
         for (w, h) in [(3, 3), (2, 4), (4, 3), (4, 4), (5, 3), (6, 3)] {
