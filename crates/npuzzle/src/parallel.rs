@@ -105,10 +105,9 @@ struct Forked {
     pool: rayon::ThreadPool,
 }
 
-/// The pool of the newest forked process to want one; null before any. Every pointer stored
-/// here comes from `Box::into_raw` and is never freed (a process keeps its pool for life, and
-/// a pool inherited from a parent is dead weight of a few hundred bytes).
-static FORKED: AtomicPtr<Forked> = AtomicPtr::new(std::ptr::null_mut());
+/// The pool of the newest forked process to want one (a pool inherited from a parent is
+/// dead weight of a few hundred bytes).
+static FORKED: Published<Forked> = Published::new();
 
 /// `None` in the home process; elsewhere this process's own pool, made on first use.
 ///
@@ -123,9 +122,8 @@ fn forked_pool() -> Option<&'static rayon::ThreadPool> {
         Err(_) => {}
     }
     loop {
-        let seen = FORKED.load(Ordering::Acquire);
-        // SAFETY: `FORKED` holds null or a pointer from `Box::into_raw` that is never freed.
-        if let Some(f) = unsafe { seen.as_ref() }
+        let seen = FORKED.get();
+        if let Some(f) = seen
             && f.process == me
         {
             return Some(&f.pool);
@@ -139,13 +137,52 @@ fn forked_pool() -> Option<&'static rayon::ThreadPool> {
             Ok(pool) => pool,
             Err(e) => panic!("npuzzle: cannot start worker threads in a forked process: {e}"),
         };
-        let mine = Box::into_raw(Box::new(Forked { process: me, pool }));
-        match FORKED.compare_exchange(seen, mine, Ordering::AcqRel, Ordering::Acquire) {
-            // SAFETY: just stored, never freed.
-            Ok(_) => return Some(unsafe { &(*mine).pool }),
-            // Another thread of this process got there first: ours was never shared.
-            // SAFETY: `mine` came from `Box::into_raw` above and no one else has seen it.
-            Err(_) => drop(unsafe { Box::from_raw(mine) }),
+        // Another thread of this process may publish first: then its pool is taken.
+        FORKED.publish(seen, Forked { process: me, pool });
+    }
+}
+
+/// A value made outside any lock, published by one compare-and-swap and never freed: what
+/// a process can read after a fork without waiting on a lock that one of its parent's
+/// threads, absent in the child, was holding (a `OnceLock` being initialised, a `Mutex`).
+pub(crate) struct Published<T> {
+    /// Null, or a pointer from `Box::into_raw` that is never freed (nor set back to null).
+    ptr: AtomicPtr<T>,
+}
+
+impl<T> Published<T> {
+    /// Nothing published yet.
+    pub(crate) const fn new() -> Published<T> {
+        Published {
+            ptr: AtomicPtr::new(std::ptr::null_mut()),
+        }
+    }
+
+    /// The value published last, if any.
+    pub(crate) fn get(&self) -> Option<&'static T> {
+        // SAFETY: `ptr` holds null or a pointer from `Box::into_raw` that is never freed.
+        unsafe { self.ptr.load(Ordering::Acquire).as_ref() }
+    }
+
+    /// Publishes `value` in place of `seen` (what [`Published::get`] returned), unless
+    /// another value was published since (then `value` is dropped); returns the value
+    /// published now, either way.
+    pub(crate) fn publish(&self, seen: Option<&'static T>, value: T) -> &'static T {
+        let seen = seen.map_or(std::ptr::null_mut(), |s| s as *const T as *mut T);
+        let mine = Box::into_raw(Box::new(value));
+        match self
+            .ptr
+            .compare_exchange(seen, mine, Ordering::AcqRel, Ordering::Acquire)
+        {
+            // SAFETY: just published, never freed.
+            Ok(_) => unsafe { &*mine },
+            Err(now) => {
+                // SAFETY: `mine` came from `Box::into_raw` above and was never shared.
+                drop(unsafe { Box::from_raw(mine) });
+                // SAFETY: the pointer moved from `seen`, and it only ever moves to published
+                // values, so `now` is one (not null), never freed.
+                unsafe { &*now }
+            }
         }
     }
 }
@@ -170,6 +207,20 @@ mod tests {
                 .sum::<u64>()
         );
         assert!(forked_pool().is_none());
+    }
+
+    #[test]
+    fn the_first_value_published_in_place_of_one_seen_is_kept() {
+        static P: Published<u32> = Published::new();
+        assert!(P.get().is_none());
+        let first = P.publish(None, 1);
+        assert_eq!(*first, 1);
+        // Published over nothing again: the first stays.
+        assert!(std::ptr::eq(P.publish(None, 2), first));
+        // Published over the one seen: replaces it, and a stale `seen` no longer does.
+        let third = P.publish(Some(first), 3);
+        assert_eq!((*third, *P.get().unwrap()), (3, 3));
+        assert!(std::ptr::eq(P.publish(Some(first), 4), third));
     }
 
     #[cfg(unix)]

@@ -38,7 +38,7 @@ use crate::board::Shape;
 use std::collections::HashSet;
 #[cfg(test)]
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 #[cfg(test)]
 mod learning;
@@ -153,8 +153,8 @@ static SLOTS: [Slot; SIZES] = [const { Slot::new() }; SIZES];
 /// outside any lock and published by one compare-and-swap; a caller waits (polling) only for
 /// a background thread of its own process, and otherwise makes its own copy.
 struct Slot {
-    /// The automaton once made: null, or a pointer from `Box::into_raw`, never freed.
-    made: AtomicPtr<MovePruner>,
+    /// The automaton once made.
+    made: crate::parallel::Published<MovePruner>,
     /// Whether a background thread has been asked for (at most one a process).
     started: AtomicBool,
     /// The process (see [`crate::parallel::process`]) whose background thread is making the
@@ -170,36 +170,9 @@ impl Slot {
 
     const fn new() -> Slot {
         Slot {
-            made: AtomicPtr::new(std::ptr::null_mut()),
+            made: crate::parallel::Published::new(),
             started: AtomicBool::new(false),
             maker: AtomicU64::new(0),
-        }
-    }
-
-    /// The automaton, if made.
-    fn made(&self) -> Option<&'static MovePruner> {
-        // SAFETY: `made` holds null or a pointer from `Box::into_raw` that is never freed.
-        unsafe { self.made.load(Ordering::Acquire).as_ref() }
-    }
-
-    /// Publishes `p` unless an automaton is already there (then `p` is dropped), and returns
-    /// the one published.
-    fn publish(&self, p: MovePruner) -> &'static MovePruner {
-        let mine = Box::into_raw(Box::new(p));
-        match self.made.compare_exchange(
-            std::ptr::null_mut(),
-            mine,
-            Ordering::AcqRel,
-            Ordering::Acquire,
-        ) {
-            // SAFETY: just published, never freed.
-            Ok(_) => unsafe { &*mine },
-            Err(other) => {
-                // SAFETY: `mine` came from `Box::into_raw` above and was never shared;
-                // `other` was published, so it is never freed.
-                drop(unsafe { Box::from_raw(mine) });
-                unsafe { &*other }
-            }
         }
     }
 
@@ -210,7 +183,7 @@ impl Slot {
         let me = crate::parallel::process();
         let since = std::time::Instant::now();
         loop {
-            if let Some(p) = self.made() {
+            if let Some(p) = self.made.get() {
                 return p;
             }
             if self.maker.load(Ordering::Acquire) != me || since.elapsed() > Slot::PATIENCE {
@@ -218,13 +191,13 @@ impl Slot {
             }
             std::thread::sleep(std::time::Duration::from_micros(100));
         }
-        self.publish(make())
+        self.made.publish(None, make())
     }
 
     /// Starts a thread that makes the automaton with `make`, unless one was started before
     /// or the automaton is already made.
     fn start(&'static self, make: impl FnOnce() -> MovePruner + Send + 'static) {
-        if self.made().is_some() || self.started.swap(true, Ordering::AcqRel) {
+        if self.made.get().is_some() || self.started.swap(true, Ordering::AcqRel) {
             return;
         }
         self.maker
@@ -240,7 +213,7 @@ impl Slot {
             .name("npuzzle-move-pruner".into())
             .spawn(move || {
                 let _done = Done(&self.maker);
-                self.publish(make());
+                self.made.publish(None, make());
             });
         if spawned.is_err() {
             self.maker.store(0, Ordering::Release);
@@ -506,7 +479,7 @@ mod tests {
             small()
         });
         let got = SLOT.get(|| panic!("made a second copy while the thread was at work"));
-        assert!(std::ptr::eq(got, SLOT.made().unwrap()));
+        assert!(std::ptr::eq(got, SLOT.made.get().unwrap()));
         assert_eq!(got.step(START, 0), small().step(START, 0));
         // Asking again starts nothing and returns the same automaton.
         SLOT.start(|| panic!("a second thread"));
@@ -527,7 +500,7 @@ mod tests {
             since.elapsed() < Slot::PATIENCE,
             "waited for a thread it does not have"
         );
-        assert!(std::ptr::eq(got, SLOT.made().unwrap()));
+        assert!(std::ptr::eq(got, SLOT.made.get().unwrap()));
         SLOT.start(|| panic!("a second thread"));
     }
 
