@@ -631,7 +631,13 @@ fn split_search_finds_the_optimal_length() {
     let e = pdb
         .search_subtrees(&near, &[vec![Move::Up, Move::Down]], 80, &Limits::default())
         .unwrap_err();
-    assert!(e.to_string().contains("frontier"), "{e}");
+    let e = e.to_string();
+    // It names the path and what to check (a driver and workers of different builds).
+    assert!(
+        e.contains("`ud` is not a path of this search's frontier"),
+        "{e}"
+    );
+    assert!(e.contains("same npuzzle version"), "{e}");
 }
 
 /// A split search whose iterations deal the roots (in chunks, as a scheduler hands them out):

@@ -985,9 +985,12 @@ fn replay<E: Evaluator>(
             .find(|&&(_, mi)| mi as usize == m.index());
         let next = sh.pruner.step(seq, m.index());
         let (Some(&(from, mi)), false) = (step, next == PRUNED) else {
-            return Err(SearchError::Unsupported(
-                "not a path of this search's frontier".into(),
-            ));
+            return Err(SearchError::Unsupported(format!(
+                "`{}` is not a path of this search's frontier (a frontier made for another \
+                 board or goal, or by a build whose move pruning differs: the driver and every \
+                 worker must run the same npuzzle version)",
+                path_letters(path)
+            )));
         };
         h = advance(
             sh.eval,
