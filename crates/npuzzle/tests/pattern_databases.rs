@@ -638,6 +638,14 @@ fn split_search_finds_the_optimal_length() {
         "{e}"
     );
     assert!(e.contains("same npuzzle version"), "{e}");
+    // A long path is shown by its start only.
+    let long = vec![Move::Up; 5000];
+    let e = pdb
+        .search_subtrees(&near, &[long], 80, &Limits::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains(&format!("`{}…`", "u".repeat(40))), "{e}");
+    assert!(e.len() < 400, "{e}");
 }
 
 /// A split search whose iterations deal the roots (in chunks, as a scheduler hands them out):
