@@ -136,7 +136,7 @@ pub fn tokens(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 
 /// A token as messages show it: at most 24 bytes, control characters and escape sequences
 /// escaped so that nothing from the input reaches a terminal raw.
-fn shorten(token: &[u8]) -> String {
+pub(crate) fn shorten(token: &[u8]) -> String {
     // Characters that would break or hide in a one-line message escaped (a backslash too, so
     // that an escape stays unambiguous); quotes shown as typed.
     let mut s = String::new();

@@ -637,14 +637,14 @@ fn split_search_finds_the_optimal_length() {
         e.contains("`ud` is not a path of this search's frontier"),
         "{e}"
     );
-    assert!(e.contains("same npuzzle version"), "{e}");
+    assert!(e.contains("same build"), "{e}");
     // A long path is shown by its start only.
     let long = vec![Move::Up; 5000];
     let e = pdb
         .search_subtrees(&near, &[long], 80, &Limits::default())
         .unwrap_err()
         .to_string();
-    assert!(e.contains(&format!("`{}…`", "u".repeat(40))), "{e}");
+    assert!(e.contains(&format!("`{}…`", "u".repeat(24))), "{e}");
     assert!(e.len() < 400, "{e}");
 }
 

@@ -763,16 +763,6 @@ fn path_letters(path: &[Move]) -> String {
     path.iter().map(|m| m.letter()).collect()
 }
 
-/// `path` as move letters for a message: at most its first 40 moves, then `…`.
-fn shown(path: &[Move]) -> String {
-    const SHOWN: usize = 40;
-    let mut text = path_letters(&path[..path.len().min(SHOWN)]);
-    if path.len() > SHOWN {
-        text.push('…');
-    }
-    text
-}
-
 /// What one subtree's depth-first search returns to the iteration.
 struct RootOutcome {
     /// The whole solution, when the subtree held one.
@@ -998,8 +988,8 @@ fn replay<E: Evaluator>(
             return Err(SearchError::Unsupported(format!(
                 "`{}` is not a path of this search's frontier (a frontier made for another \
                  board or goal, or by a build whose move pruning differs: the driver and every \
-                 worker must run the same npuzzle version)",
-                shown(path)
+                 worker must run the same build)",
+                crate::parse::shorten(path_letters(path).as_bytes())
             )));
         };
         h = advance(
