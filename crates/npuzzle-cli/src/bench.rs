@@ -344,7 +344,7 @@ fn print_projection(
     let projection = project(&solved, &pending);
     match &projection {
         Some(p) => println!(
-            "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way; each is priced at the fit's mean, or at what an earlier run spent on it unsolved where that is more)",
+            "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, and over the stopped as needing more than they spent, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way; each is priced at the fit's mean, a stopped one at the fit's median given that it needs more than it spent)",
             records.len(),
             instances.len(),
             human_seconds(spent),

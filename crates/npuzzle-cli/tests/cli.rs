@@ -224,6 +224,48 @@ fn a_partition_no_board_takes_is_a_usage_error() {
     );
 }
 
+/// Past 32 cells no pattern database exists: asked for, a board is refused before anything is
+/// announced or built; named with `auto`, the partition is said to be unused.
+#[test]
+fn pattern_databases_on_a_board_past_32_cells() {
+    // One move from the goal (the blank one cell left of its home).
+    let six: Vec<String> = (1..35).map(|t| t.to_string()).collect();
+    let board = format!("{} x 35\n", six.join(" "));
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let o = npuzzle(
+        &[
+            "solve",
+            "--heuristic",
+            "pdb",
+            "--pdb",
+            "1,2,3/4,5,6",
+            "--pdb-dir",
+            d,
+        ],
+        &board,
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "error\n");
+    assert!(
+        stderr(&o).contains(
+            "line 1: no pattern databases for 6x6 boards: they exist for boards of at most 32 cells"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("building"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let o = npuzzle(&["solve", "--pdb", "5-5-5", "--pdb-dir", d], &board);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "r\n");
+    assert!(
+        stderr(&o).contains("the partition 5-5-5 is not used for 6x6 boards"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// A size starting with a minus sign is read as a (bad) size, not taken for an option. (Not
 /// `explore`'s positional size: there a mistyped option would be read as the size.)
 #[test]

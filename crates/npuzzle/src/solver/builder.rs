@@ -466,6 +466,15 @@ impl SolverBuilder {
         let set = if Plan::wants_databases(shape, self.algorithm, self.heuristic) {
             self.databases()?
         } else {
+            if let Some(partition) = &self.source.partition
+                && self.heuristic.is_none()
+                && shape.cells() > crate::search::eval::MAX_CELLS
+            {
+                self.source.event(PdbEvent::Unavailable(format!(
+                    "the partition {partition} is not used for {shape} boards: pattern databases serve boards of at most {} cells",
+                    crate::search::eval::MAX_CELLS
+                )));
+            }
             None
         };
         let table = if Plan::wants_table(shape, self.algorithm) {

@@ -54,7 +54,8 @@ impl Plan {
         algorithm: Algorithm,
         heuristic: Option<HeuristicKind>,
     ) -> bool {
-        heuristic == Some(HeuristicKind::Pdb)
+        // None exist past the engine's cells: nothing to load or build before the refusal.
+        shape.cells() <= MAX_CELLS && heuristic == Some(HeuristicKind::Pdb)
             || (heuristic.is_none()
                 && matches!(algorithm, Algorithm::Auto | Algorithm::Near)
                 && !Table::supports(shape)
@@ -260,6 +261,8 @@ mod tests {
             Some(LinearConflict)
         ));
         assert!(!Plan::wants_databases(shape(4, 4), IdaStar, None));
+        // Not even asked for by name past 32 cells: refused before any is built.
+        assert!(!Plan::wants_databases(shape(6, 6), IdaStar, Some(Pdb)));
     }
 
     #[test]
