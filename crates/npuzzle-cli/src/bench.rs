@@ -344,7 +344,7 @@ fn print_projection(
     let projection = project(&solved, &pending);
     match &projection {
         Some(p) => println!(
-            "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, and over the stopped as needing more than they spent, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way; each is priced at the fit's mean, a stopped one at the fit's median given that it needs more than it spent)",
+            "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, and over any stopped as needing more than they spent, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way; each is priced at the fit's median, a stopped one at its median given that it needs more than it spent)",
             records.len(),
             instances.len(),
             human_seconds(spent),
@@ -375,7 +375,7 @@ fn print_projection(
             let floor = p.at_least as f64;
             let mut row = format!("    #{:<3} {:>3} moves", p.instance, p.optimum);
             match &projection {
-                // The price is the larger of the fit's and the floor: here the floor's.
+                // The price is never below the floor: here it is the floor.
                 Some(q) if p.at_least > 0 && floor >= cost => {
                     row += &format!(
                         "  at least {cost:.2e} states, {} (where a run stopped unsolved)",

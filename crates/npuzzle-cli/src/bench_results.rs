@@ -528,7 +528,7 @@ pub struct Projection {
     pub rate: f64,
     /// The fitted growth: states multiply by `growth` per move of optimal length.
     pub growth: f64,
-    /// How far one instance strays from the fit: the residuals' standard deviation, as a
+    /// How far one instance strays from the fit: the fitted standard deviation of `ln states`, as a
     /// factor (`spread`× more or fewer states is one standard deviation).
     pub spread: f64,
 }
@@ -589,13 +589,15 @@ pub fn pending(
 /// An instance a run stopped unsolved after `S` states is no missing point but a censored one:
 /// it needs more than `S`. Left out, the fit would learn only from the instances that happened
 /// to finish (with a short budget, the easiest) and price the rest as easy as those; so the fit
-/// is the censored-normal (Tobit) maximum likelihood, found by expectation-maximisation from the
-/// least-squares line of the solved. Each pending instance is priced at its lognormal mean
-/// `exp(μ + σ²/2)`, not the median, which would underprice the hard ones; a stopped one at the
-/// median given that it needs more than `S` (never less than `S`): the mean given that is
-/// dominated by the fitted tail, and on the fifty's measured lines it overpriced the stopped
-/// ones two to six times, where the median came within 15 % (see `docs/algorithms.md`). `None` below three solved
-/// instances, when their optimal lengths are all equal (no slope to fit), or without a rate.
+/// is the censored-normal (Tobit) one, found by expectation-maximisation from the least-squares
+/// line of the solved (the variance with the usual `n - 2` correction, so that without stopped
+/// instances it is the least-squares fit itself). Each pending instance is priced at the fit's
+/// median, a stopped one at the median given that it needs more than `S` (never less than `S`),
+/// which is at least the unconditional median: on the fifty's measured lines the lognormal means
+/// overpriced the rest two to six times (one instance strays from the fit by a factor of 5–7,
+/// and the mean follows that tail), where the medians came within 15 % (see
+/// `docs/algorithms.md`). `None` below three solved instances, when their optimal lengths are
+/// all equal (no slope to fit), or without a rate.
 pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projection> {
     let points: Vec<(f64, f64)> = solved
         .iter()
@@ -630,7 +632,7 @@ pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projec
         .collect();
     if !censored.is_empty() {
         let dof = points.len() as f64 + censored.len() as f64 - 2.0;
-        for _ in 0..200 {
+        for _ in 0..1000 {
             let sigma = variance.sqrt().max(1e-3);
             // The expected ln states (and their squares) of each censored instance given the
             // current fit and that it needs more than its floor.
@@ -643,12 +645,13 @@ pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projec
                 let ey = mu + sigma * lambda;
                 let ey2 = mu * mu + sigma * sigma + sigma * lambda * (c + mu);
                 filled.push((x, ey));
-                squares += ey2 - ey * ey;
+                squares += (ey2 - ey * ey).max(0.0);
             }
             let (na, nb) = line(&filled)?;
             let residual: f64 = filled.iter().map(|p| (p.1 - na - nb * p.0).powi(2)).sum();
             let nv = (residual + squares) / dof;
-            let settled = (na - a).abs() < 1e-9 && (nb - b).abs() < 1e-9;
+            let settled =
+                (na - a).abs() < 1e-9 && (nb - b).abs() < 1e-9 && (nv - variance).abs() < 1e-9;
             (a, b, variance) = (na, nb, nv);
             if settled {
                 break;
@@ -657,7 +660,8 @@ pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projec
     }
     let seconds: f64 = solved.iter().map(|r| r.seconds).sum();
     let done: f64 = solved.iter().map(|r| r.expanded as f64).sum();
-    if seconds <= 0.0 || done <= 0.0 || !(a.is_finite() && b.is_finite() && variance.is_finite()) {
+    let fitted = a.is_finite() && b.is_finite() && variance.is_finite() && variance >= 0.0;
+    if seconds <= 0.0 || done <= 0.0 || !fitted {
         return None;
     }
     let rate = done / seconds;
@@ -666,10 +670,9 @@ pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projec
         .iter()
         .map(|p| {
             let mu = a + b * p.optimum as f64;
-            let mean = (mu + variance / 2.0).exp();
             let floor = p.at_least as f64;
             if p.at_least == 0 || sigma < 1e-9 {
-                return mean.max(floor);
+                return mu.exp().max(floor);
             }
             // The median of X given X > S: exp(μ + σ·t) where Q(t) = Q(z) / 2, z = (ln S -
             // μ) / σ and Q the normal upper tail (found by bisection, Q being monotone).
@@ -721,7 +724,7 @@ fn ln_upper_tail(z: f64) -> f64 {
     if x >= 0.0 {
         0.5f64.ln() + ln_erfc(x)
     } else {
-        (1.0 - 0.5 * ln_erfc(-x).exp()).ln()
+        (-0.5 * ln_erfc(-x).exp()).ln_1p()
     }
 }
 
@@ -920,13 +923,24 @@ mod tests {
         let g = project(&refs, &[at(100, 10), at(100, 0)]).unwrap();
         assert!((g.each[0] - want).abs() / want < 0.01, "{g:?}");
         assert!((g.each[1] - want).abs() / want < 0.01, "{g:?}");
-        // Scatter about the line raises the expected cost above the line's value.
+        // Scatter about the line shows as the spread; a stopped instance, however low its
+        // floor, is never priced below one not started, and a higher floor never lowers it.
         let mut noisy = solved.clone();
         noisy[0].expanded *= 4;
         noisy[1].expanded /= 4;
         let refs: Vec<&InstanceResult> = noisy.iter().collect();
         let q = project(&refs, &[at(100, 0)]).unwrap();
         assert!(q.spread > 1.5, "{q:?}");
+        let mut last = q.each[0];
+        for floor in [1u64, 1000, 1_000_000, 50_000_000, 1_000_000_000] {
+            let r = project(&refs, &[at(100, floor), at(100, 0)]).unwrap();
+            assert!(r.each[0] >= r.each[1] * (1.0 - 1e-6), "{floor}: {r:?}");
+            assert!(
+                r.each[0] >= last * (1.0 - 1e-6) && r.each[0] >= floor as f64,
+                "{floor}: {r:?}"
+            );
+            last = r.each[0];
+        }
         // Too few points, or no spread in the lengths: no projection.
         assert_eq!(project(&refs[..2], &[at(100, 0)]), None);
         let flat = [

@@ -260,7 +260,7 @@ fn pattern_databases_on_a_board_past_32_cells() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stdout(&o), "r\n");
     assert!(
-        stderr(&o).contains("the partition 5-5-5 is not used for 6x6 boards"),
+        stderr(&o).contains("partition 5-5-5 does not fit 6x6 boards"),
         "{}",
         stderr(&o)
     );

@@ -471,7 +471,7 @@ impl SolverBuilder {
                 && shape.cells() > crate::search::eval::MAX_CELLS
             {
                 self.source.event(PdbEvent::Unavailable(format!(
-                    "the partition {partition} is not used for {shape} boards: pattern databases serve boards of at most {} cells",
+                    "partition {partition} does not fit {shape} boards: they serve boards of at most {} cells",
                     crate::search::eval::MAX_CELLS
                 )));
             }

@@ -6,8 +6,8 @@
 //! - a board with a complete table is looked up, optimally: boards of at most 10 cells (3×3,
 //!   2×5 …) always have one, made in memory; 12-cell boards (4×3, 6×2 …) when it is
 //!   cached or may be built ([`Plan::wants_table`]);
-//! - with pattern databases (wanted for boards of 16 to 32 cells without a table, and always for
-//!   the `pdb` heuristic): IDA* over them, optimally;
+//! - with pattern databases (wanted for boards of 16 to 32 cells without a table, and for the
+//!   `pdb` heuristic on any board of at most 32 cells): IDA* over them, optimally;
 //! - with a heuristic named: IDA* with it, optimally, however long that takes;
 //! - otherwise IDA* with linear conflict up to 16 cells, and the near-optimal solver (labelled
 //!   not optimal) past 16 cells, where an optimal search without databases is hopeless.
@@ -47,8 +47,9 @@ pub struct Plan {
 
 impl Plan {
     /// Whether a solver for boards of `shape` asked for `algorithm` and `heuristic` (`None`:
-    /// the rule's choice) wants pattern databases: always for the `pdb` heuristic, and for
-    /// `auto` and `near` on boards of 16 to 32 cells without a complete table.
+    /// the rule's choice) wants pattern databases: for the `pdb` heuristic on boards of at most
+    /// 32 cells (past them none exist, and [`Plan::decide`] refuses it before anything is
+    /// built), and for `auto` and `near` on boards of 16 to 32 cells without a complete table.
     pub fn wants_databases(
         shape: Shape,
         algorithm: Algorithm,
