@@ -1878,13 +1878,22 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
         .find(|l| l.starts_with("    #2 "))
         .unwrap_or_else(|| panic!("{out}"));
     assert!(row.contains(" 96 moves"), "{row}");
-    // The fit (over three solved of other lengths) prices #2 below what the stopped run
-    // spent: priced at that.
+    // The fit (over three solved of other lengths, and #2 as needing more than the stopped
+    // run spent) prices #2 above what that run spent, and says what it spent.
     assert!(
-        row.contains(&format!("at least {:.2e} states", spent as f64))
-            && row.contains("where a run stopped unsolved"),
+        row.contains(&format!(
+            "(a run stopped unsolved after {:.2e} states)",
+            spent as f64
+        )),
         "{row}"
     );
+    let price: f64 = row[..row.find(" states").unwrap()]
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(price >= spent as f64 * 0.99, "{row}");
     assert!(out.contains("to go, cheapest first:"), "{out}");
     // 47 rows, the cheapest first.
     let prices: Vec<f64> = out
