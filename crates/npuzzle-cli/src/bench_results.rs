@@ -632,11 +632,12 @@ pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projec
         .collect();
     if !censored.is_empty() {
         let dof = points.len() as f64 + censored.len() as f64 - 2.0;
+        let mut filled = points.clone();
         for _ in 0..1000 {
             let sigma = variance.sqrt().max(1e-3);
             // The expected ln states (and their squares) of each censored instance given the
-            // current fit and that it needs more than its floor.
-            let mut filled = points.clone();
+            // current fit and that it needs more than its floor, after the solved points.
+            filled.truncate(points.len());
             let mut squares = 0.0;
             for &(x, c) in &censored {
                 let mu = a + b * x;
