@@ -104,8 +104,9 @@ pub enum Which {
         #[arg(long, value_name = "FILE")]
         results: Option<std::path::PathBuf>,
         /// Search nothing and load nothing: print what --results FILE holds for all fifty, with
-        /// the projection for the rest.
-        #[arg(long, requires = "results")]
+        /// the projection for the rest (the databases counted are those the file's last
+        /// solved line names).
+        #[arg(long, requires = "results", conflicts_with_all = ["instances", "budget", "partition", "pdb_dir"])]
         summary: bool,
         /// Most seconds per instance.
         #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = crate::input::seconds)]

@@ -156,13 +156,22 @@ impl ResultsFile {
         ))
     }
 
-    /// The results `path` holds, without writing anything (a torn last line is left out).
+    /// The results `path` holds, without writing anything: a torn last line is left out and
+    /// named on stderr (a run with the file cuts it off).
     pub fn read(path: &Path) -> Result<Vec<InstanceResult>> {
         refuse_special(path, "--results takes a file")?;
         let mut file = File::open(path)
             .with_context(|| format!("opening the results file {}", path.display()))?;
         let text = read_text(path, &mut file)?;
-        Ok(parse(path, &text)?.0)
+        let (held, good) = parse(path, &text)?;
+        if good < text.len() {
+            eprintln!(
+                "npuzzle: {} line {}: cut short (a run stopped mid-write); not counted (the next run with this file removes it)",
+                path.display(),
+                text[..good].lines().count() + 1
+            );
+        }
+        Ok(held)
     }
 
     /// Appends `r` as one line and syncs it to disk.

@@ -1740,7 +1740,20 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
         "{}",
         stdout(&o)
     );
+    assert!(
+        stderr(&o).contains("line 4: cut short (a run stopped mid-write); not counted"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    // The summary searches nothing, so it refuses what only a search would use.
+    for extra in [["--budget", "5"], ["--instances", "3"]] {
+        let mut args = vec!["bench", "korf24", "--summary", "--results", f];
+        args.extend(extra);
+        let o = npuzzle(&args, "");
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("cannot be used with"), "{}", stderr(&o));
+    }
     // A run of blocks-4 skips 1, searches 2 (the 6-6-6-6 line does not count), and cuts the
     // torn line off before appending.
     let o = run("1,2");
