@@ -199,7 +199,8 @@ pub enum PdbAction {
         /// (7-8 on 4x4, 6-6-6-6 on 5x5), announced with its size before it starts.
         #[arg(long, conflicts_with = "partition")]
         best: bool,
-        /// Board size WxH (default 4x4, or the size of --goal).
+        /// Board size WxH (default: the size of --goal, else the board a preset --partition
+        /// is for, else 4x4).
         #[arg(long, value_name = "WxH", allow_hyphen_values = true)]
         size: Option<Shape>,
         /// Goal board (default: tiles in order, blank last).
@@ -253,7 +254,13 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             let goal = match goal {
                 Some(g) => Board::parse_with_shape(&g, size)
                     .map_err(|e| anyhow::anyhow!("--goal: {}", e.kind))?,
-                None => Board::goal(size.map_or_else(|| Shape::new(4, 4), Ok)?),
+                None => Board::goal(match size {
+                    Some(s) => s,
+                    None => match partition.as_deref().and_then(Partition::preset_shape) {
+                        Some(s) => s,
+                        None => Shape::new(4, 4)?,
+                    },
+                }),
             };
             // Boards of at most 12 cells are answered from a complete table; databases for
             // them only when a partition is named (for `--heuristic pdb` experiments).

@@ -143,6 +143,18 @@ impl Partition {
         })
     }
 
+    /// The one board a named preset of [`PRESETS`] is for (4×4 for `7-8`, `6-6-3`, `5-5-5`;
+    /// 5×5 for `6-6-6-6`), so that naming the preset is enough to name the board.
+    pub fn preset_shape(name: &str) -> Option<Shape> {
+        if !PRESETS.contains(&name.trim()) {
+            return None;
+        }
+        [16, 25]
+            .into_iter()
+            .filter_map(Shape::square_with_cells)
+            .find(|&s| Partition::preset(name.trim(), s).is_some())
+    }
+
     /// The tiles of the canonical (blank-last) goal cut into compact blocks of at most `k`
     /// tiles: the board is walked in bands two cells deep along its longer side, and the walk is
     /// cut into patterns of `k` (the last two evened out when the remainder is small).
@@ -291,11 +303,7 @@ impl Partition {
             p.check(shape)?;
             return Ok(p);
         }
-        if let Some(home) = [16, 25]
-            .into_iter()
-            .filter_map(Shape::square_with_cells)
-            .find(|&s| PRESETS.contains(&spec) && Partition::preset(spec, s).is_some())
-        {
+        if let Some(home) = Partition::preset_shape(spec) {
             return Err(PdbError::BadPattern(format!(
                 "the {spec} partition is for {home} boards, not {shape}; {}",
                 Partition::choices(shape)
@@ -1138,6 +1146,20 @@ impl Heuristic for PdbSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_named_preset_names_its_board() {
+        let four = Shape::new(4, 4).unwrap();
+        let five = Shape::new(5, 5).unwrap();
+        for name in PRESETS {
+            let shape = Partition::preset_shape(name).unwrap();
+            assert!(Partition::parse(name, shape).is_ok(), "{name}");
+            assert_eq!(shape, if name == "6-6-6-6" { five } else { four });
+        }
+        for other in ["blocks-4", "1,2,3/4,5,6,7,8", "7-7", ""] {
+            assert_eq!(Partition::preset_shape(other), None, "{other}");
+        }
+    }
 
     #[test]
     fn the_best_partition_is_the_strongest_that_fits_in_memory() {
