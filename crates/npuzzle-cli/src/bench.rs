@@ -104,8 +104,8 @@ pub enum Which {
         #[arg(long, value_name = "FILE")]
         results: Option<std::path::PathBuf>,
         /// Search nothing and load nothing: print what --results FILE holds for all fifty, with
-        /// the projection for the rest (the databases counted are those the file's last
-        /// solved line names).
+        /// the projection for the rest (the databases counted are those of the file's last
+        /// solved line of this form; see docs/cli.md for the fallbacks).
         #[arg(long, requires = "results", conflicts_with_all = ["instances", "budget", "partition", "pdb_dir"])]
         summary: bool,
         /// Most seconds per instance.

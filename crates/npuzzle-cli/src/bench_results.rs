@@ -157,7 +157,8 @@ impl ResultsFile {
     }
 
     /// The results `path` holds, without writing anything: a torn last line is left out and
-    /// named on stderr (a run with the file cuts it off).
+    /// named on stderr (as being written when a run holds the file, else as cut short: the
+    /// next run with the file cuts it off).
     pub fn read(path: &Path) -> Result<Vec<InstanceResult>> {
         refuse_special(path, "--results takes a file")?;
         let mut file = File::open(path)
@@ -165,8 +166,20 @@ impl ResultsFile {
         let text = read_text(path, &mut file)?;
         let (held, good) = parse(path, &text)?;
         if good < text.len() {
+            // A run holding the file may be writing that line right now.
+            let why = match file.try_lock() {
+                Err(TryLockError::WouldBlock) => {
+                    "being written by a run in progress; not counted yet"
+                }
+                held => {
+                    if held.is_ok() {
+                        let _ = file.unlock();
+                    }
+                    "cut short (a run stopped mid-write); not counted (the next run with this file removes it)"
+                }
+            };
             eprintln!(
-                "npuzzle: {} line {}: cut short (a run stopped mid-write); not counted (the next run with this file removes it)",
+                "npuzzle: {} line {}: {why}",
                 path.display(),
                 text[..good].lines().count() + 1
             );

@@ -1746,8 +1746,25 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
         stderr(&o)
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+    // While a run holds the file, its last line may be one being written.
+    {
+        let held = std::fs::File::open(&file).unwrap();
+        held.lock().unwrap();
+        let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("line 4: being written by a run in progress; not counted yet"),
+            "{}",
+            stderr(&o)
+        );
+    }
     // The summary searches nothing, so it refuses what only a search would use.
-    for extra in [["--budget", "5"], ["--instances", "3"]] {
+    for extra in [
+        ["--budget", "5"],
+        ["--instances", "3"],
+        ["--partition", "6-6-6-6"],
+        ["--pdb-dir", "/tmp"],
+    ] {
         let mut args = vec!["bench", "korf24", "--summary", "--results", f];
         args.extend(extra);
         let o = npuzzle(&args, "");
