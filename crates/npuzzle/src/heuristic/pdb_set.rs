@@ -475,6 +475,8 @@ pub enum PdbEvent {
     /// first database this process builds itself; a process that only waits for another's
     /// builds does not say it.
     Plan {
+        /// The board size the databases are for.
+        shape: Shape,
         /// The partition's name.
         partition: String,
         /// How many databases will be built.
@@ -555,13 +557,14 @@ impl PdbEvent {
                 path.display()
             ),
             PdbEvent::Plan {
+                shape,
                 partition,
                 databases,
                 entries,
                 peak_bytes,
                 zero_aware_bytes,
             } => format!(
-                "building {databases} {partition} pattern database(s){}: {} on disk, up to {} of memory while building{} (once; {cached_in})",
+                "building {databases} {partition} pattern database(s) for {shape} boards{}: {} on disk, up to {} of memory while building{} (once; {cached_in})",
                 if *zero_aware_bytes > 0 {
                     " with their zero-aware tables"
                 } else {
@@ -852,6 +855,7 @@ impl PdbSet {
         // Announced when this process starts its first build, not before: a process that only
         // waits for another's builds (and loads what they saved) builds nothing, says nothing.
         let plan = |left: &[usize]| PdbEvent::Plan {
+            shape: goal.shape(),
             partition: partition.name.clone(),
             databases: left.len(),
             entries: left
