@@ -5,8 +5,8 @@
 //! it, then replays every answer to check it.
 
 use crate::bench_results::{
-    InstanceResult, KeptCheckpoint, ResultsFile, checkpoint_path, counted, latest_solution,
-    pending, project,
+    InstanceResult, KeptCheckpoint, LineCheck, ResultsFile, checkpoint_path, counted,
+    latest_solution, pending, project,
 };
 use crate::instances::{InstanceSet, korf100_instances, set_instances};
 use crate::scramble::write_boards;
@@ -247,8 +247,37 @@ pub struct KorfRun {
     pub summary: bool,
 }
 
-/// One instance's result: number, found length (`None` at the budget), optimum, expanded, s.
-type KorfLine = (usize, Option<usize>, usize, u64, f64);
+/// One instance's result, as its row of the table shows it.
+#[derive(Clone, Debug)]
+struct KorfLine {
+    /// Instance number, 1-based.
+    instance: usize,
+    /// Length found, `None` when a limit stopped the search.
+    found: Option<usize>,
+    /// Published optimal length.
+    optimum: usize,
+    /// States expanded.
+    expanded: u64,
+    /// Search time in seconds.
+    seconds: f64,
+    /// The solution's move letters (replayed to the goal), when solved in this run or kept
+    /// by the results file.
+    moves: Option<String>,
+}
+
+impl KorfLine {
+    /// The row of a results file's line.
+    fn of_record(r: &InstanceResult) -> KorfLine {
+        KorfLine {
+            instance: r.instance,
+            found: r.found,
+            optimum: r.optimum,
+            expanded: r.expanded,
+            seconds: r.seconds,
+            moves: r.moves.clone(),
+        }
+    }
+}
 
 /// An instance's line from its outcome (a solution is replayed to the goal; a limit is a
 /// line with no length).
@@ -260,23 +289,25 @@ fn korf_line(
     match result {
         Ok(Outcome::Solved(a)) => {
             a.solution.verify(b, goal)?;
-            Ok((
-                *no,
-                Some(a.solution.len()),
-                *want,
-                a.stats.expanded,
-                a.stats.elapsed.as_secs_f64(),
-            ))
+            Ok(KorfLine {
+                instance: *no,
+                found: Some(a.solution.len()),
+                optimum: *want,
+                expanded: a.stats.expanded,
+                seconds: a.stats.elapsed.as_secs_f64(),
+                moves: Some(a.solution.to_letters()),
+            })
         }
         Ok(Outcome::Unsolvable) => bail!("#{no} reported unsolvable"),
         Err(e) => match e.limit_stats() {
-            Some(stats) => Ok((
-                *no,
-                None,
-                *want,
-                stats.expanded,
-                stats.elapsed.as_secs_f64(),
-            )),
+            Some(stats) => Ok(KorfLine {
+                instance: *no,
+                found: None,
+                optimum: *want,
+                expanded: stats.expanded,
+                seconds: stats.elapsed.as_secs_f64(),
+                moves: None,
+            }),
             None => Err(e.into()),
         },
     }
@@ -286,8 +317,9 @@ fn korf_line(
 const TABLE_HEAD: &str = "  #  length  optimum  estimate        expanded          time    rate";
 
 /// One instance's row of the table.
-fn print_line((no, len, want, expanded, secs): &KorfLine, estimate: u32, note: &str) {
-    let (found, flag) = match len {
+fn print_line(line: &KorfLine, estimate: u32, note: &str) {
+    let (no, want, expanded, secs) = (line.instance, line.optimum, line.expanded, line.seconds);
+    let (found, flag) = match line.found {
         Some(l) if l == want => (l.to_string(), ""),
         Some(l) => (l.to_string(), "  MISMATCH"),
         None => ("-".to_string(), "  budget reached"),
@@ -295,7 +327,7 @@ fn print_line((no, len, want, expanded, secs): &KorfLine, estimate: u32, note: &
     println!(
         "{no:>3}  {found:>6}  {want:>7}  {estimate:>8}  {expanded:>14}  {:>10.3} s  {:>6.1} M/s{flag}{note}",
         secs,
-        *expanded as f64 / secs.max(1e-9) / 1e6
+        expanded as f64 / secs.max(1e-9) / 1e6
     );
 }
 
@@ -488,6 +520,45 @@ fn kept_checkpoints(
         .collect()
 }
 
+/// The check a results file's line must pass to count (a [`LineCheck`]): a solved line of
+/// `form` that keeps its moves must replay from its instance (in `all`) to `goal` in exactly
+/// the length it says it found, so that an edited or damaged line never passes for a solution.
+/// Lines of the other form are not counted by this run anyway, and lines written before the
+/// moves were kept have nothing to replay.
+///
+/// [`LineCheck`]: crate::bench_results::LineCheck
+fn replays<'a>(
+    all: &'a [(usize, Board, usize)],
+    goal: &'a Board,
+    form: &'a str,
+) -> impl Fn(&InstanceResult) -> Result<(), String> + 'a {
+    move |r| {
+        let Some(letters) = r.moves.as_deref().filter(|_| r.goal == form) else {
+            return Ok(());
+        };
+        let no = r.instance;
+        let Some((_, start, _)) = all.get(no.wrapping_sub(1)) else {
+            return Err(format!(
+                "#{no} is not one of the {} instances, so its moves cannot be checked",
+                all.len()
+            ));
+        };
+        let solution = Solution::from_letters(letters)
+            .map_err(|e| format!("#{no}'s kept moves are not move letters ({e})"))?;
+        solution
+            .verify(start, goal)
+            .map_err(|e| format!("#{no}'s kept moves do not solve it ({e})"))?;
+        match r.found {
+            Some(found) if found == solution.len() => Ok(()),
+            found => Err(format!(
+                "#{no} says it found {} but keeps {} moves",
+                found.map_or("no solution".to_string(), |f| format!("{f} moves")),
+                solution.len()
+            )),
+        }
+    }
+}
+
 /// `bench korf24 --summary`: what the results file holds for the run's form, and the
 /// projection, without loading any database or writing anything. The lines counted are those
 /// of the databases the file's last solved line names (a file may hold runs of several).
@@ -495,9 +566,10 @@ fn korf_summary(
     run: &KorfRun,
     path: &std::path::Path,
     instances: &[(usize, Board, usize)],
+    check: LineCheck,
     form: &str,
 ) -> Result<ExitCode> {
-    let held = ResultsFile::read(path)?;
+    let held = ResultsFile::read(path, check)?;
     // The databases of the last solved line (a trial run's unsolved line must not hide the
     // file's results), or of the last line when none is solved, or, when there is no line (a
     // first run killed before any instance ended), of the lowest-numbered checkpoint beside it
@@ -518,7 +590,15 @@ fn korf_summary(
                 .map(|(_, k)| k.heuristic)
         })
     else {
-        println!("{}: no {form} results", path.display());
+        if held.is_empty() {
+            println!("{}: no results yet", path.display());
+        } else {
+            println!(
+                "{}: no {form} results ({} line(s) of the other form)",
+                path.display(),
+                held.len()
+            );
+        }
         return Ok(ExitCode::SUCCESS);
     };
     let (matching, other) = counted(&held, &heuristic, form);
@@ -529,11 +609,7 @@ fn korf_summary(
             if records.is_empty() {
                 println!("{TABLE_HEAD}");
             }
-            print_line(
-                &(h.instance, h.found, h.optimum, h.expanded, h.seconds),
-                h.root_estimate,
-                "",
-            );
+            print_line(&KorfLine::of_record(h), h.root_estimate, "");
             records.push(h.clone());
         }
     }
@@ -579,21 +655,22 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         npuzzle::heuristic::pdb_set::Partition::parse(spec, run.set.shape()?)
             .context("--partition")?;
     }
-    let mut file = None;
-    let mut held = Vec::new();
-    if let Some(path) = &run.results {
-        if run.summary {
-            return korf_summary(&run, path, &instances, form);
-        }
-        let (f, h) = ResultsFile::open(path)?;
-        file = Some(f);
-        held = h;
-    }
     let goal = if run.blank_last {
         Board::goal(run.set.shape()?)
     } else {
         Board::goal_blank_first(run.set.shape()?)
     };
+    let mut file = None;
+    let mut held = Vec::new();
+    if let Some(path) = &run.results {
+        let check = replays(&all, &goal, form);
+        if run.summary {
+            return korf_summary(&run, path, &instances, &check, form);
+        }
+        let (f, h) = ResultsFile::open(path, &check)?;
+        file = Some(f);
+        held = h;
+    }
     let options = crate::pdb::PdbOptions {
         pdb: run.partition.clone(),
         pdb_dir: run.pdb_dir.clone(),
@@ -648,17 +725,11 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             checkpoint,
             ..limits.clone()
         };
-        korf_line(i, solver.solve_within(&i.1, &labelled), &goal).map(
-            |(no, found, want, states, secs)| {
-                (
-                    no,
-                    found,
-                    want,
-                    states.saturating_add(before.0),
-                    secs + before.1,
-                )
-            },
-        )
+        korf_line(i, solver.solve_within(&i.1, &labelled), &goal).map(|line| KorfLine {
+            expanded: line.expanded.saturating_add(before.0),
+            seconds: line.seconds + before.1,
+            ..line
+        })
     };
     let from_batch = |i: &(usize, Board, usize), c: Collected| {
         let result = match c {
@@ -679,7 +750,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             .and_then(|(_, b, _)| solver.estimate(b))
             .unwrap_or(0)
     };
-    let print_noted = |line: &KorfLine, note: &str| print_line(line, root_estimate(line.0), note);
+    let print_noted =
+        |line: &KorfLine, note: &str| print_line(line, root_estimate(line.instance), note);
     let print = |line: &KorfLine| print_noted(line, "");
     // Every instance answered in this run or held by the results file, with its root estimate.
     let mut records: Vec<InstanceResult> = Vec::new();
@@ -728,7 +800,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             // Instances an interrupt cut short are left out, not reported as at a budget.
             let r: Vec<KorfLine> = r?
                 .into_iter()
-                .filter(|l| l.1.is_some() || !interrupted())
+                .filter(|l| l.found.is_some() || !interrupted())
                 .collect();
             r.iter().for_each(print);
             r
@@ -742,7 +814,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             }
             for (no, ..) in &instances {
                 if let Some(h) = latest_solution(&matching, *no) {
-                    let line = (h.instance, h.found, h.optimum, h.expanded, h.seconds);
+                    let line = KorfLine::of_record(h);
                     print_noted(&line, "  (earlier run)");
                     r.push(line);
                     records.push(h.clone());
@@ -805,18 +877,18 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 // An interrupted search is kept as unsolved, with the states it spent: the
                 // summary prices the instance at no less, and a re-run goes on from the last
                 // iteration it finished.
-                let stopped = interrupted() && line.1.is_none();
+                let stopped = interrupted() && line.found.is_none();
                 if !stopped {
                     print(&line);
                 }
                 // An interrupt before the first state leaves nothing worth a line.
-                let recorded = !stopped || line.3 > 0;
+                let recorded = !stopped || line.expanded > 0;
                 let record = InstanceResult {
-                    instance: line.0,
-                    optimum: line.2,
-                    found: line.1,
-                    expanded: line.3,
-                    seconds: line.4,
+                    instance: line.instance,
+                    optimum: line.optimum,
+                    found: line.found,
+                    expanded: line.expanded,
+                    seconds: line.seconds,
                     heuristic: heuristic.clone(),
                     goal: form.to_string(),
                     root_estimate: root_estimate(i.0),
@@ -826,6 +898,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                         .map_or(0, |d| d.as_secs()),
                     version: env!("CARGO_PKG_VERSION").to_string(),
                     interrupted: stopped,
+                    moves: line.moves.clone(),
                 };
                 if let Some(f) = file.as_mut().filter(|_| recorded) {
                     f.append(&record)?;
@@ -873,7 +946,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 .collect();
             let r: Vec<KorfLine> = r?
                 .into_iter()
-                .filter(|l| l.1.is_some() || !interrupted())
+                .filter(|l| l.found.is_some() || !interrupted())
                 .collect();
             r.iter().for_each(print);
             r
@@ -882,15 +955,15 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     let searched = search_started.elapsed();
     let mismatches = results
         .iter()
-        .filter(|(_, l, w, ..)| l.is_some_and(|l| l != *w))
+        .filter(|l| l.found.is_some_and(|f| f != l.optimum))
         .count();
     let optimal = results
         .iter()
-        .filter(|(_, l, w, ..)| *l == Some(*w))
+        .filter(|l| l.found == Some(l.optimum))
         .count();
-    let nodes: u64 = results.iter().map(|r| r.3).sum();
+    let nodes: u64 = results.iter().map(|r| r.expanded).sum();
     // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
-    let cpu: f64 = results.iter().fold(0.0, |s, r| s + r.4);
+    let cpu: f64 = results.iter().fold(0.0, |s, r| s + r.seconds);
     let answered = results.len();
     // A run stops at its first interrupted instance: at most one.
     let cut_note = unsolved

@@ -54,6 +54,12 @@ pub struct InstanceResult {
     /// still count as a floor for the instance. Absent (false) on lines written before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
+    /// The solution found, as blank-move letters (`u`, `d`, `l`, `r`) from the instance in the
+    /// line's goal form, so that hours of search keep their answer. Read back, it is replayed
+    /// before the line counts (see [`replayed`]). Absent on unsolved lines and on lines written
+    /// before the field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<String>,
 }
 
 /// The form lines written before the field existed were run in.
@@ -95,6 +101,10 @@ pub fn latest_solution<'a>(
         .copied()
 }
 
+/// What a line must pass to count, beyond being a result: `Err(why)` leaves it out, named on
+/// stderr with its line number (the bench's replay of the line's kept moves).
+pub type LineCheck<'a> = &'a dyn Fn(&InstanceResult) -> Result<(), String>;
+
 /// A results file open for appending, with what it held when opened.
 pub struct ResultsFile {
     path: PathBuf,
@@ -105,7 +115,8 @@ impl ResultsFile {
     /// Opens (or creates) `path` for appending, returning it and the results it holds. A torn
     /// last line (a write cut short) is reported and cut off; any other line that is not a
     /// result is an error (the file is not a results file), so nothing else is ever appended to.
-    pub fn open(path: &Path) -> Result<(ResultsFile, Vec<InstanceResult>)> {
+    /// A line that fails `check` is named and left out of what it returns (the file keeps it).
+    pub fn open(path: &Path, check: LineCheck) -> Result<(ResultsFile, Vec<InstanceResult>)> {
         refuse_special(path, "--results takes a file")?;
         let mut file = OpenOptions::new()
             .read(true)
@@ -134,7 +145,7 @@ impl ResultsFile {
             }
         }
         let text = read_text(path, &mut file)?;
-        let (held, good) = parse(path, &text)?;
+        let (held, good) = parse(path, &text, check)?;
         if good < text.len() {
             eprintln!(
                 "npuzzle: {}: the last line was cut short (a run stopped mid-write); removed",
@@ -158,13 +169,13 @@ impl ResultsFile {
 
     /// The results `path` holds, without writing anything: a torn last line is left out and
     /// named on stderr (as being written when a run holds the file, else as cut short: the
-    /// next run with the file cuts it off).
-    pub fn read(path: &Path) -> Result<Vec<InstanceResult>> {
+    /// next run with the file cuts it off). A line that fails `check` is named and left out.
+    pub fn read(path: &Path, check: LineCheck) -> Result<Vec<InstanceResult>> {
         refuse_special(path, "--results takes a file")?;
         let mut file = File::open(path)
             .with_context(|| format!("opening the results file {}", path.display()))?;
         let text = read_text(path, &mut file)?;
-        let (held, good) = parse(path, &text)?;
+        let (held, good) = parse(path, &text, check)?;
         if good < text.len() {
             // A run holding the file may be writing that line right now.
             let why = match file.try_lock() {
@@ -515,7 +526,7 @@ impl KeptCheckpoint {
 
 /// The results in `text`, and the length of the part that holds them: everything but a torn
 /// last line (one with no newline that does not read as a result).
-fn parse(path: &Path, text: &str) -> Result<(Vec<InstanceResult>, usize)> {
+fn parse(path: &Path, text: &str, check: LineCheck) -> Result<(Vec<InstanceResult>, usize)> {
     let mut held = Vec::new();
     let mut at = 0;
     for (i, line) in text.split_inclusive('\n').enumerate() {
@@ -523,7 +534,14 @@ fn parse(path: &Path, text: &str) -> Result<(Vec<InstanceResult>, usize)> {
         let body = line.trim();
         if !body.is_empty() {
             match serde_json::from_str::<InstanceResult>(body) {
-                Ok(r) => held.push(r),
+                Ok(r) => match check(&r) {
+                    Ok(()) => held.push(r),
+                    Err(why) => eprintln!(
+                        "npuzzle: {} line {}: {why}; not counted",
+                        path.display(),
+                        i + 1
+                    ),
+                },
                 // A last line cut short by a stop mid-write: the start of a JSON object, or
                 // anything after results. A file of other text is refused whole.
                 Err(_) if !complete && (body.starts_with('{') || !held.is_empty()) => {
@@ -830,7 +848,13 @@ mod tests {
             finished_at: 0,
             version: "0".into(),
             interrupted: false,
+            moves: None,
         }
+    }
+
+    /// The check that lets every line count.
+    fn accept(_: &InstanceResult) -> Result<(), String> {
+        Ok(())
     }
 
     /// A fresh directory of this test's own, removed when dropped.
@@ -846,10 +870,10 @@ mod tests {
         let dir = scratch();
         let path = dir.path().join("r.jsonl");
         assert!(
-            ResultsFile::read(&path).is_err(),
+            ResultsFile::read(&path, &accept).is_err(),
             "a missing file is no summary"
         );
-        let (mut f, held) = ResultsFile::open(&path).unwrap();
+        let (mut f, held) = ResultsFile::open(&path, &accept).unwrap();
         assert!(held.is_empty());
         f.append(&result(1, 95, 81, 1000)).unwrap();
         drop(f);
@@ -859,22 +883,25 @@ mod tests {
         drop(raw);
         // Reading leaves it; opening to append cuts it off.
         assert_eq!(
-            ResultsFile::read(&path).unwrap(),
+            ResultsFile::read(&path, &accept).unwrap(),
             vec![result(1, 95, 81, 1000)]
         );
         assert!(std::fs::read_to_string(&path).unwrap().ends_with("\"opt"));
-        let (mut f, held) = ResultsFile::open(&path).unwrap();
+        let (mut f, held) = ResultsFile::open(&path, &accept).unwrap();
         assert_eq!(held, vec![result(1, 95, 81, 1000)]);
         f.append(&result(3, 97, 83, 2000)).unwrap();
         drop(f);
-        let (_, held) = ResultsFile::open(&path).unwrap();
+        let (_, held) = ResultsFile::open(&path, &accept).unwrap();
         assert_eq!(held, vec![result(1, 95, 81, 1000), result(3, 97, 83, 2000)]);
         assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 2);
         // Notes, or any complete line that is not a result: not a results file, left alone.
         let dir = scratch();
         let notes = dir.path().join("n.txt");
         std::fs::write(&notes, "my notes\nline two\n").unwrap();
-        let e = ResultsFile::open(&notes).err().unwrap().to_string();
+        let e = ResultsFile::open(&notes, &accept)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("line 1: not a result"), "{e}");
         assert_eq!(
             std::fs::read_to_string(&notes).unwrap(),
@@ -882,7 +909,10 @@ mod tests {
         );
         // One line of notes without a newline is not a torn result either.
         std::fs::write(&notes, "my notes").unwrap();
-        let e = ResultsFile::open(&notes).err().unwrap().to_string();
+        let e = ResultsFile::open(&notes, &accept)
+            .err()
+            .unwrap()
+            .to_string();
         assert!(e.contains("line 1: not a result"), "{e}");
         assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
     }
@@ -891,15 +921,45 @@ mod tests {
     fn a_second_run_on_the_same_file_is_refused_until_the_first_ends() {
         let dir = scratch();
         let path = dir.path().join("r.jsonl");
-        let (mut first, _) = ResultsFile::open(&path).unwrap();
+        let (mut first, _) = ResultsFile::open(&path, &accept).unwrap();
         first.append(&result(1, 95, 81, 1000)).unwrap();
-        let e = ResultsFile::open(&path).err().unwrap().to_string();
+        let e = ResultsFile::open(&path, &accept).err().unwrap().to_string();
         assert!(e.contains("another run is writing"), "{e}");
         // Reading (the summary) is not refused.
-        assert_eq!(ResultsFile::read(&path).unwrap().len(), 1);
+        assert_eq!(ResultsFile::read(&path, &accept).unwrap().len(), 1);
         drop(first);
-        let (_, held) = ResultsFile::open(&path).unwrap();
+        let (_, held) = ResultsFile::open(&path, &accept).unwrap();
         assert_eq!(held, vec![result(1, 95, 81, 1000)]);
+    }
+
+    #[test]
+    fn a_line_that_fails_the_check_is_left_out_and_kept_in_the_file() {
+        let dir = scratch();
+        let path = dir.path().join("r.jsonl");
+        let (mut f, _) = ResultsFile::open(&path, &accept).unwrap();
+        let good = InstanceResult {
+            moves: Some("rd".into()),
+            ..result(1, 2, 2, 10)
+        };
+        let bad = InstanceResult {
+            moves: Some("ru".into()),
+            ..result(2, 2, 2, 10)
+        };
+        f.append(&good).unwrap();
+        f.append(&bad).unwrap();
+        drop(f);
+        let check = |r: &InstanceResult| match r.moves.as_deref() {
+            Some("ru") => Err("its moves do not reach the goal".to_string()),
+            _ => Ok(()),
+        };
+        assert_eq!(
+            ResultsFile::read(&path, &check).unwrap(),
+            vec![good.clone()]
+        );
+        let (_, held) = ResultsFile::open(&path, &check).unwrap();
+        assert_eq!(held, vec![good]);
+        // The line stays in the file, for whoever wants to look at it.
+        assert_eq!(std::fs::read_to_string(&path).unwrap().lines().count(), 2);
     }
 
     #[test]
@@ -910,7 +970,7 @@ mod tests {
             .unwrap()
             .set_len(MAX_FILE_BYTES + 1)
             .unwrap();
-        assert!(ResultsFile::open(&path).is_err());
+        assert!(ResultsFile::open(&path, &accept).is_err());
     }
 
     #[test]

@@ -251,6 +251,14 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             summary.answered + summary.failures,
             summary.unanswered
         );
+        if let Some(s) = summary.stopped {
+            eprintln!(
+                "npuzzle: line {}: its search was stopped after expanding {} states in {}",
+                s.line,
+                s.stats.expanded,
+                crate::units::human_seconds(s.stats.elapsed.as_secs_f64())
+            );
+        }
         return Ok(signals.exit_code());
     }
     Ok(exit_code(&summary))

@@ -219,8 +219,7 @@ fn a_partition_no_board_takes_is_a_usage_error() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_eq!(stdout(&o), "error\nullddrurdllurrdlurd\n");
     assert!(
-        stderr(&o)
-            .contains("line 1: bad pattern: the 6-6-6-6 partition is for 5x5 boards, not 4x4")
+        stderr(&o).contains("line 1: the 6-6-6-6 partition is for 5x5 boards, not 4x4; expected")
     );
 }
 
@@ -1335,6 +1334,8 @@ fn an_interrupted_batch_keeps_its_finished_answers() {
             out.read_line(&mut line).unwrap();
             lines.push(line.trim_end().to_string());
         }
+        // Into the third board's search (seconds long), so that the signal stops a search.
+        std::thread::sleep(std::time::Duration::from_millis(300));
         // SAFETY: signalling our own child process.
         assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
         let mut rest = String::new();
@@ -1352,6 +1353,15 @@ fn an_interrupted_batch_keeps_its_finished_answers() {
         let left = boards.len() - lines.len();
         assert!(
             err.contains(&format!("{left} board(s) read were left unanswered")),
+            "{err}"
+        );
+        // The search the signal stopped is named by its line, with what it had spent.
+        let stopped = format!(
+            "npuzzle: line {}: its search was stopped after expanding ",
+            lines.len() + 1
+        );
+        assert!(
+            err.contains(&stopped) && err.contains(" states in "),
             "{err}"
         );
         assert!(!err.contains("error"), "{err}");
@@ -2047,7 +2057,7 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     std::fs::rename(&kept, &elsewhere).unwrap();
     let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
     assert!(
-        stdout(&o).contains("no blank-first results"),
+        stdout(&o).contains("korf24.jsonl: no results yet"),
         "{}",
         stdout(&o)
     );
@@ -2104,6 +2114,43 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     assert_eq!(solved["found"], 82, "{solved}");
     assert!(solved["expanded"].as_u64().unwrap() > before, "{solved}");
     assert!(!kept.exists());
+    // The line keeps the solution, which a later run replays before counting the line.
+    let moves = solved["moves"].as_str().unwrap().to_string();
+    assert_eq!(moves.len(), 82, "{solved}");
+    let start = include_str!("../data/korf24_50.txt")
+        .lines()
+        .nth(39)
+        .unwrap();
+    let start = Board::parse(start).unwrap();
+    let goal = Board::goal_blank_first(start.shape());
+    Solution::from_letters(&moves)
+        .unwrap()
+        .verify(&start, &goal)
+        .unwrap();
+    let at = text.lines().count();
+    for (tampered, says) in [
+        (
+            text.replace(&moves, &moves[..80]),
+            "#40's kept moves do not solve it",
+        ),
+        (
+            text.replace("\"found\":82", "\"found\":81"),
+            "#40 says it found 81 moves but keeps 82 moves",
+        ),
+    ] {
+        std::fs::write(&file, &tampered).unwrap();
+        let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!("korf24.jsonl line {at}: {says}"))
+                && stderr(&o).contains("; not counted")
+                && !stdout(&o).contains("1 of 50 instances solved"),
+            "{}{}",
+            stdout(&o),
+            stderr(&o)
+        );
+    }
+    std::fs::write(&file, &text).unwrap();
     // A solved instance's leftover checkpoint (its removal failed) goes on the next run.
     std::fs::write(&kept, c.to_string()).unwrap();
     let o = npuzzle(&korf24_args("40", Some("0.2"), f), "");

@@ -303,8 +303,9 @@ impl Partition {
             p.check(shape)?;
             return Ok(p);
         }
+        // A sound partition, of another board: not a bad pattern.
         if let Some(home) = Partition::preset_shape(spec) {
-            return Err(PdbError::BadPattern(format!(
+            return Err(PdbError::Unsupported(format!(
                 "the {spec} partition is for {home} boards, not {shape}; {}",
                 Partition::choices(shape)
             )));

@@ -24,7 +24,7 @@
 
 use crate::board::{Board, Shape};
 use crate::judge::{Format, JudgeReader, Puzzle, RawLine, ReaderOptions};
-use crate::search::{LimitKind, Limits, SearchError};
+use crate::search::{LimitKind, Limits, SearchError, Stats};
 use crate::solution::Solution;
 use crate::solver::{Algorithm, Answer, Outcome, SolveError, Solver, SolverBuilder};
 use crate::table::Table;
@@ -511,6 +511,18 @@ pub struct Summary {
     /// Boards read but left without any reply when the batch was interrupted (the input
     /// after them was not read).
     pub unanswered: usize,
+    /// The first board (in input order) whose search the interrupt stopped, and how far it
+    /// had got: what a long search spent is said, not lost.
+    pub stopped: Option<Stopped>,
+}
+
+/// A search the interrupt stopped before its answer was known.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Stopped {
+    /// 1-based input line where the board starts.
+    pub line: usize,
+    /// What the search had done by then.
+    pub stats: Stats,
 }
 
 impl Summary {
@@ -519,6 +531,7 @@ impl Summary {
         self.failures += other.failures;
         self.problems += other.problems;
         self.unanswered += other.unanswered;
+        self.stopped = self.stopped.or(other.stopped);
     }
 
     /// Boards (and problems) this summary counts a reply for.
@@ -916,9 +929,14 @@ impl<S: Sink> ChunkRun<'_, S> {
                 let labelled = searching.limits.reporting_line(puzzle.line);
                 let limits = labelled.as_ref().unwrap_or(&searching.limits);
                 let result = self.solvers.answer(board, searching.one_core, limits);
-                let cancelled = matches!(&result, Err(SolveError::Search(SearchError::Limit(l)))
-                    if l.kind == LimitKind::Cancelled);
-                if cancelled && self.solvers.is_interrupted() {
+                if let Err(SolveError::Search(SearchError::Limit(l))) = &result
+                    && l.kind == LimitKind::Cancelled
+                    && self.solvers.is_interrupted()
+                {
+                    totals.stopped = Some(Stopped {
+                        line: puzzle.line,
+                        stats: l.stats,
+                    });
                     return false;
                 }
                 if result.is_ok() {
@@ -1252,6 +1270,7 @@ impl<S: Sink> ChunkRun<'_, S> {
                                 // no line for it, and none after it.
                                 summary.interrupted = true;
                                 summary.unanswered += 1;
+                                summary.stopped = summary.stopped.or(totals.stopped);
                                 stop.store(true, Ordering::Relaxed);
                                 continue;
                             }
