@@ -94,8 +94,9 @@ pub enum Which {
         /// All fifty, in order (hours to days: use with --results).
         #[arg(long)]
         all: bool,
-        /// Append each finished instance to FILE as a JSON line, and skip the instances FILE
-        /// already holds a solution for: a run stopped at any point resumes where it stopped.
+        /// Append each finished instance to FILE as a JSON line (a solved one with its moves,
+        /// replayed before a later run counts the line), and skip the instances FILE already
+        /// holds a solution for: a run stopped at any point resumes where it stopped.
         /// An instance stopped by the budget or an interrupt (Ctrl-C, SIGTERM) is recorded
         /// unsolved with the states it spent; its search goes on next time from the last
         /// iteration it finished (kept beside FILE as FILE.N.FORM.NAME-HASH.checkpoint, NAME and
@@ -520,11 +521,12 @@ fn kept_checkpoints(
         .collect()
 }
 
-/// The check a results file's line must pass to count (a [`LineCheck`]): a solved line of
-/// `form` that keeps its moves must replay from its instance (in `all`) to `goal` in exactly
-/// the length it says it found, so that an edited or damaged line never passes for a solution.
-/// Lines of the other form are not counted by this run anyway, and lines written before the
-/// moves were kept have nothing to replay.
+/// The check a results file's line must pass to count (a [`LineCheck`]): a line of `form` must
+/// name one of the instances (in `all`) with its published optimum, and a line that keeps moves
+/// must replay from its instance to `goal` in exactly the length it says it found (an unsolved
+/// line keeps none), so that an edited or damaged line never passes for a solution. Lines of
+/// the other form are not counted by this run anyway, and lines written before the moves were
+/// kept have nothing to replay.
 ///
 /// [`LineCheck`]: crate::bench_results::LineCheck
 fn replays<'a>(
@@ -533,15 +535,24 @@ fn replays<'a>(
     form: &'a str,
 ) -> impl Fn(&InstanceResult) -> Result<(), String> + 'a {
     move |r| {
-        let Some(letters) = r.moves.as_deref().filter(|_| r.goal == form) else {
+        if r.goal != form {
             return Ok(());
-        };
+        }
         let no = r.instance;
-        let Some((_, start, _)) = all.get(no.wrapping_sub(1)) else {
+        let Some((_, start, optimum)) = all.get(no.wrapping_sub(1)) else {
             return Err(format!(
-                "#{no} is not one of the {} instances, so its moves cannot be checked",
+                "there is no instance {no} (they are 1 to {})",
                 all.len()
             ));
+        };
+        if r.optimum != *optimum {
+            return Err(format!(
+                "#{no}'s optimum is {optimum}, not the {} the line says",
+                r.optimum
+            ));
+        }
+        let Some(letters) = r.moves.as_deref() else {
+            return Ok(());
         };
         let solution = Solution::from_letters(letters)
             .map_err(|e| format!("#{no}'s kept moves are not move letters ({e})"))?;
@@ -591,7 +602,7 @@ fn korf_summary(
         })
     else {
         if held.is_empty() {
-            println!("{}: no results yet", path.display());
+            println!("{}: no results counted", path.display());
         } else {
             println!(
                 "{}: no {form} results ({} line(s) of the other form)",
@@ -1300,5 +1311,70 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             max_nodes,
             max_stored,
         } => search(max_length, &algorithms, &heuristics, max_nodes, max_stored),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line of instance `instance` (optimum `optimum`) of `form`, found at `found`.
+    fn line(
+        instance: usize,
+        optimum: usize,
+        found: Option<usize>,
+        moves: Option<&str>,
+        form: &str,
+    ) -> InstanceResult {
+        InstanceResult {
+            instance,
+            optimum,
+            found,
+            expanded: 10,
+            seconds: 0.1,
+            heuristic: "test".into(),
+            goal: form.into(),
+            root_estimate: 1,
+            threads: 1,
+            finished_at: 0,
+            version: "0".into(),
+            interrupted: false,
+            moves: moves.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn a_results_line_counts_only_when_it_replays() {
+        let start = Board::parse("1 2 3 4 5 6 7 x 8").unwrap();
+        let goal = Board::goal(start.shape());
+        let all = vec![(1, start, 1)];
+        let check = replays(&all, &goal, "blank-last");
+        let form = "blank-last";
+        // Its moves solve it in the length it says: counted; so is an old line without moves,
+        // and an unsolved one.
+        assert_eq!(check(&line(1, 1, Some(1), Some("r"), form)), Ok(()));
+        assert_eq!(check(&line(1, 1, Some(1), None, form)), Ok(()));
+        assert_eq!(check(&line(1, 1, None, None, form)), Ok(()));
+        // The other form's lines are not this run's to judge.
+        assert_eq!(
+            check(&line(7, 9, Some(3), Some("x"), "blank-first")),
+            Ok(())
+        );
+        let refused = |l: InstanceResult| check(&l).unwrap_err();
+        assert!(refused(line(1, 1, Some(1), Some("l"), form)).contains("do not solve it"));
+        assert!(refused(line(1, 1, Some(1), Some("r?"), form)).contains("not move letters"));
+        assert!(
+            refused(line(1, 1, Some(3), Some("r"), form))
+                .contains("says it found 3 moves but keeps 1")
+        );
+        assert!(
+            refused(line(1, 1, None, Some("r"), form)).contains("found no solution but keeps 1")
+        );
+        assert!(refused(line(1, 3, Some(1), Some("r"), form)).contains("optimum is 1, not the 3"));
+        assert!(
+            refused(line(2, 1, Some(1), None, form))
+                .contains("there is no instance 2 (they are 1 to 1)")
+        );
+        assert!(refused(line(0, 1, Some(1), None, form)).contains("there is no instance 0"));
     }
 }

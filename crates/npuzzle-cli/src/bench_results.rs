@@ -56,8 +56,8 @@ pub struct InstanceResult {
     pub interrupted: bool,
     /// The solution found, as blank-move letters (`u`, `d`, `l`, `r`) from the instance in the
     /// line's goal form, so that hours of search keep their answer. Read back, it is replayed
-    /// before the line counts (see [`replayed`]). Absent on unsolved lines and on lines written
-    /// before the field existed.
+    /// before the line counts (the bench's [`LineCheck`]). Absent on unsolved lines and on lines
+    /// written before the field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub moves: Option<String>,
 }
@@ -146,6 +146,12 @@ impl ResultsFile {
         }
         let text = read_text(path, &mut file)?;
         let (held, good) = parse(path, &text, check)?;
+        // A last line complete but for its newline (an edit): ended, so that the next line
+        // appended is a line of its own.
+        if good == text.len() && !text.is_empty() && !text.ends_with('\n') {
+            file.write_all(b"\n")
+                .with_context(|| format!("ending the last line of {}", path.display()))?;
+        }
         if good < text.len() {
             eprintln!(
                 "npuzzle: {}: the last line was cut short (a run stopped mid-write); removed",

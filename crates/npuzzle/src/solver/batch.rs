@@ -512,7 +512,8 @@ pub struct Summary {
     /// after them was not read).
     pub unanswered: usize,
     /// The first board (in input order) whose search the interrupt stopped, and how far it
-    /// had got: what a long search spent is said, not lost.
+    /// had got: what a long search spent is said, not lost. `None` when the interrupt stopped
+    /// no search (it came between boards, or before any search started).
     pub stopped: Option<Stopped>,
 }
 
@@ -1227,7 +1228,12 @@ impl<S: Sink> ChunkRun<'_, S> {
                     if summary.interrupted {
                         // Past the first board left unanswered: nothing more is emitted.
                         summary.unanswered += match part {
-                            Part::Done(_, totals) => totals.replies(),
+                            // A search the interrupt stopped there is still the one to name
+                            // when the first board left never started.
+                            Part::Done(_, totals) => {
+                                summary.stopped = summary.stopped.or(totals.stopped);
+                                totals.replies()
+                            }
                             Part::Later(_) => 1,
                             Part::Interrupted(n) => n,
                         };

@@ -1207,15 +1207,24 @@ impl Solver {
                     cancel: limits.cancel.clone(),
                     ..Limits::default()
                 };
-                let (solution, mut stats) = if algorithm == Algorithm::Near {
-                    crate::near::placement::solve_large(board, &self.goal, &fallback_limits)?
+                let fallen_back = if algorithm == Algorithm::Near {
+                    crate::near::placement::solve_large(board, &self.goal, &fallback_limits)
                 } else {
                     self.clone().with_effort(Effort::default()).near(
                         board,
                         &fallback_limits,
                         parallel,
-                    )?
+                    )
                 };
+                // A fallback cancelled says what the whole search spent, the first part's too.
+                let (solution, mut stats) = fallen_back.map_err(|e| match e {
+                    SearchError::Limit(mut f) => {
+                        f.stats.absorb(&l.stats);
+                        f.stats.elapsed += l.stats.elapsed;
+                        SearchError::Limit(f)
+                    }
+                    other => other,
+                })?;
                 stats.absorb(&l.stats);
                 stats.elapsed += l.stats.elapsed;
                 Ok(Outcome::Solved(Answer {
