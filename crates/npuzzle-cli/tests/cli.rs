@@ -1342,8 +1342,12 @@ fn an_interrupted_batch_keeps_its_finished_answers() {
         }
         // Into the third board's search.
         std::thread::sleep(std::time::Duration::from_millis(300));
-        // SAFETY: signalling our own child process.
-        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        // Twice at once, as `timeout` signals the process and then its group: one interrupt,
+        // not a second that would end the process before it says what it finished.
+        for _ in 0..2 {
+            // SAFETY: signalling our own child process.
+            assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        }
         let mut rest = String::new();
         std::io::Read::read_to_string(&mut out, &mut rest).unwrap();
         lines.extend(rest.lines().map(str::to_string));
