@@ -64,6 +64,19 @@ def test_solve_many_keeps_order_and_reports_bad_boards():
         npuzzle.lengths(boards)
 
 
+@pytest.fixture
+def ctrl_c():
+    """Python's own Ctrl-C handler for the test, even when the tests were started with SIGINT
+    ignored (a background job of a shell without job control, such as `cmd &` in a script):
+    Python installs its handler only where SIGINT is not ignored, and without it a SIGINT
+    raises nothing."""
+    import signal
+
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.fixture(scope="module")
 def pdb_dir(tmp_path_factory):
     return str(tmp_path_factory.mktemp("pdb"))
@@ -531,7 +544,7 @@ def test_explore_reports_a_whole_state_space():
         npuzzle.explore("5x4")
 
 
-def test_explore_stops_on_ctrl_c():
+def test_explore_stops_on_ctrl_c(ctrl_c):
     import os
     import signal
     import threading
@@ -544,7 +557,7 @@ def test_explore_stops_on_ctrl_c():
     assert time.monotonic() - started < 5
 
 
-def test_ctrl_c_during_a_database_build_gives_the_build_up(tmp_path):
+def test_ctrl_c_during_a_database_build_gives_the_build_up(tmp_path, ctrl_c):
     """A Ctrl-C while databases are built gives the build up after its current layer and
     raises from the call that builds: nothing half built is kept or saved."""
     import signal
@@ -613,7 +626,7 @@ LONG_FOUR = "0 12 11 1 4 10 13 9 5 8 7 3 15 14 6 2"
 
 
 @pytest.mark.parametrize("call", ["solve", "solve_many", "lengths_bytes", "check"])
-def test_long_searches_stop_on_ctrl_c(call):
+def test_long_searches_stop_on_ctrl_c(call, ctrl_c):
     import signal
     import time
 
