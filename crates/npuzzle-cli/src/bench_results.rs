@@ -102,7 +102,7 @@ pub fn latest_solution<'a>(
 }
 
 /// What a line must pass to count, beyond being a result: `Err(why)` leaves it out, named on
-/// stderr with its line number (the bench's replay of the line's kept moves).
+/// stderr with its line number (the bench's check of the line's instance, optimum and moves).
 pub type LineCheck<'a> = &'a dyn Fn(&InstanceResult) -> Result<(), String>;
 
 /// A results file open for appending, with what it held when opened.

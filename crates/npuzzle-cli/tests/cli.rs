@@ -1710,6 +1710,13 @@ fn korf24_args<'a>(instances: &'a str, budget: Option<&'a str>, file: &'a str) -
     args
 }
 
+/// `bench korf24 --summary` of the results file `file`, which must succeed (it only reads).
+fn korf24_summary(file: &str) -> Output {
+    let o = npuzzle(&["bench", "korf24", "--summary", "--results", file], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    o
+}
+
 /// A results line of instance `no` solved at its optimum `opt` with `heuristic`.
 fn solved_line(no: u32, opt: u32, heuristic: &str) -> String {
     format!(
@@ -1753,8 +1760,7 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
     text.push_str("\n{\"instance\":3,\"opt");
     std::fs::write(&file, &text).unwrap();
     // --summary writes nothing and loads nothing.
-    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = korf24_summary(f);
     assert!(
         stdout(&o).contains("line(s) of other databases or form not counted"),
         "{}",
@@ -1770,8 +1776,7 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
     {
         let held = std::fs::File::open(&file).unwrap();
         held.lock().unwrap();
-        let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
-        assert!(o.status.success(), "{}", stderr(&o));
+        let o = korf24_summary(f);
         assert!(
             stderr(&o).contains("line 4: being written by a run in progress; not counted yet"),
             "{}",
@@ -1897,8 +1902,7 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     text.push_str(&solved_line(40, 82, heuristic));
     text.push('\n');
     std::fs::write(&file, &text).unwrap();
-    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = korf24_summary(f);
     let out = stdout(&o);
     assert!(out.contains("needs three solved instances"), "{out}");
     let rows: Vec<&str> = out.lines().filter(|l| l.starts_with("    #")).collect();
@@ -1919,8 +1923,7 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     text.push_str(r#"{"instance":9,"optimum":113,"found":null,"expanded":5,"seconds":1.0,"heuristic":"trial","goal":"blank-first","root_estimate":80,"threads":2,"finished_at":0,"version":"0","interrupted":true}"#);
     text.push('\n');
     std::fs::write(&file, &text).unwrap();
-    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = korf24_summary(f);
     // Listed with what is left, the cheapest first, with what the stopped run spent.
     let out = stdout(&o);
     let row = out
@@ -2035,8 +2038,7 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         "{c}"
     );
     // The summary names the search in progress and prices #40 at no less than it spent.
-    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = korf24_summary(f);
     assert!(
         stdout(&o).contains(&format!(
             "#40   82 moves (a run stopped unsolved after {:.2e} states); goes on from its checkpoint at bound {bound}, {:.2e} states",
@@ -2050,8 +2052,7 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     // the summary takes the databases from the checkpoint and lists it, with no empty table.
     let line = std::fs::read_to_string(&file).unwrap();
     std::fs::write(&file, "").unwrap();
-    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = korf24_summary(f);
     assert!(
         stdout(&o).contains("0 of 50 instances solved")
             && !stdout(&o).contains("  #  length")
@@ -2065,7 +2066,7 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
     // Another file's checkpoint (FILE.old.…) gives it nothing.
     let elsewhere = dir.join(names[0].replace("korf24.jsonl.", "korf24.jsonl.old."));
     std::fs::rename(&kept, &elsewhere).unwrap();
-    let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
+    let o = korf24_summary(f);
     assert!(
         stdout(&o).contains("korf24.jsonl: no results counted"),
         "{}",
@@ -2149,8 +2150,7 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         ),
     ] {
         std::fs::write(&file, &tampered).unwrap();
-        let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
-        assert!(o.status.success(), "{}", stderr(&o));
+        let o = korf24_summary(f);
         assert!(
             stderr(&o).contains(&format!("korf24.jsonl line {at}: {says}"))
                 && stderr(&o).contains("; not counted")
@@ -2213,8 +2213,7 @@ fn a_stopped_korf24_instance_goes_on_from_its_checkpoint() {
         );
         assert_eq!(std::fs::read_to_string(&kept25).unwrap(), text);
         // The summary does not count it, and says why.
-        let o = npuzzle(&["bench", "korf24", "--summary", "--results", f], "");
-        assert!(o.status.success(), "{}", stderr(&o));
+        let o = korf24_summary(f);
         assert!(
             stderr(&o).contains("not counted: ") && stderr(&o).contains(says),
             "{}",
