@@ -60,7 +60,8 @@ pub enum Which {
     /// Korf's 100 15-puzzles solved optimally with IDA* over pattern databases; every length
     /// is checked against the published optimum (exit 1 on a mismatch).
     Korf100 {
-        /// Partition (default: the strongest cached, else 6-6-3 built now).
+        /// Partition (default: the strongest cached preset of 7-8, 6-6-3 and 5-5-5, else 6-6-3
+        /// built now).
         #[arg(long, value_parser = crate::input::partition)]
         partition: Option<String>,
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
@@ -109,10 +110,18 @@ pub enum Which {
         /// solved line of this form; see docs/cli.md for the fallbacks).
         #[arg(long, requires = "results", conflicts_with_all = ["instances", "budget", "partition", "pdb_dir"])]
         summary: bool,
+        /// Price each instance still to solve from its solved line in FILE, an earlier results
+        /// file of the fifty (another build or heuristic): its states there times the geometric
+        /// mean, over the instances solved in both, of states here over states there (with at
+        /// least three in common; the others are priced from the fit). FILE's lines counted are
+        /// those of the databases this run counts, else of FILE's last solved line.
+        #[arg(long, value_name = "FILE", requires = "results")]
+        reference: Option<std::path::PathBuf>,
         /// Most seconds per instance.
         #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = crate::input::seconds)]
         budget: Option<f64>,
-        /// Partition (default: the strongest cached, else 6-6-6-6 built now).
+        /// Partition (default: 6-6-6-6, loaded when cached, else built now; blocks-K or a tile list
+        /// only when named).
         #[arg(long, value_parser = crate::input::partition)]
         partition: Option<String>,
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
@@ -127,7 +136,8 @@ pub enum Which {
     /// optimally on all cores with IDA* over pattern databases; every length is checked
     /// (exit 1 on a mismatch).
     Fifteen80 {
-        /// Partition (default: the strongest cached, else 6-6-3 built now).
+        /// Partition (default: the strongest cached preset of 7-8, 6-6-3 and 5-5-5, else 6-6-3
+        /// built now).
         #[arg(long, value_parser = crate::input::partition)]
         partition: Option<String>,
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
@@ -229,7 +239,7 @@ pub enum Split {
 pub struct KorfRun {
     /// The instance set.
     pub set: InstanceSet,
-    /// Partition (default: the strongest cached, else the shape's default built now).
+    /// Partition (default: the strongest cached preset, else the shape's default built now).
     pub partition: Option<String>,
     /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
     /// empty, else npuzzle/pdb in the user's cache directory).
@@ -246,6 +256,8 @@ pub struct KorfRun {
     pub results: Option<std::path::PathBuf>,
     /// Only report what the results file holds.
     pub summary: bool,
+    /// An earlier results file whose solved lines price the instances still to solve.
+    pub reference: Option<std::path::PathBuf>,
 }
 
 /// One instance's result, as its row of the table shows it.
@@ -332,6 +344,72 @@ fn print_line(line: &KorfLine, estimate: u32, note: &str) {
     );
 }
 
+/// An earlier results file (`--reference FILE`), read before any search so that a bad one
+/// fails at once; its lines are chosen when the run's databases are known ([`Reference::priced`]).
+struct Reference {
+    path: std::path::PathBuf,
+    held: Vec<InstanceResult>,
+}
+
+/// What a reference prices with: the states of each instance's latest solved line of the
+/// run's form, from the lines chosen.
+struct Priced {
+    path: std::path::PathBuf,
+    /// `(instance, states)`.
+    states: Vec<(usize, u64)>,
+    /// The databases of the lines chosen, when they are not the run's own.
+    heuristic: Option<String>,
+}
+
+impl Priced {
+    /// How many of `records` have a line here.
+    fn common(&self, records: &[InstanceResult]) -> usize {
+        records
+            .iter()
+            .filter(|r| self.states.iter().any(|&(no, _)| no == r.instance))
+            .count()
+    }
+}
+
+impl Reference {
+    /// Reads `path`'s lines, each passing `check` (the run's own line check).
+    fn read(path: &std::path::Path, check: LineCheck) -> Result<Reference> {
+        let held = ResultsFile::read(path, check).context("--reference")?;
+        Ok(Reference {
+            path: path.to_path_buf(),
+            held,
+        })
+    }
+
+    /// The lines of `form` to price with: those of `heuristic` (the run's databases) when
+    /// any is solved, else those of the databases the last solved line of `form` names.
+    fn priced(&self, heuristic: &str, form: &str) -> Priced {
+        let solved_of = |h: &str| {
+            let (lines, _) = counted(&self.held, h, form);
+            let mut states: Vec<(usize, u64)> = Vec::new();
+            for r in lines.iter().rev().filter(|r| r.solved()) {
+                if !states.iter().any(|&(no, _)| no == r.instance) {
+                    states.push((r.instance, r.expanded));
+                }
+            }
+            states
+        };
+        let own = solved_of(heuristic);
+        let other = self
+            .held
+            .iter()
+            .rev()
+            .find(|h| h.goal == form && h.solved())
+            .map(|h| h.heuristic.clone())
+            .filter(|h| own.is_empty() && h != heuristic);
+        Priced {
+            path: self.path.clone(),
+            states: other.as_deref().map_or(own, solved_of),
+            heuristic: other,
+        }
+    }
+}
+
 /// The solved count, their search time, and the projection for the rest of `instances`, each
 /// at least what an unsolved line of `lines` (a run stopped by its budget or an interrupt) or
 /// its checkpoint in `kept` spent on it; then the instances left, cheapest first, each with its
@@ -342,6 +420,7 @@ fn print_projection(
     lines: &[&InstanceResult],
     instances: &[(usize, Board, usize)],
     kept: &[(usize, Checkpoint)],
+    reference: Option<&Priced>,
 ) {
     // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
     let spent: f64 = records.iter().fold(0.0, |s, r| s + r.seconds);
@@ -375,21 +454,58 @@ fn print_projection(
         }
     }
     let solved: Vec<&InstanceResult> = records.iter().collect();
-    let projection = project(&solved, &pending);
+    let projection = project(&solved, &pending, reference.map_or(&[], |r| &r.states));
     match &projection {
-        Some(p) => println!(
-            "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}\n  (projection: ln states fitted to the optimal length over the solved, and over any stopped as needing more than they spent, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way; each is priced at the fit's median, a stopped one at its median given that it needs more than it spent)",
-            records.len(),
-            instances.len(),
-            human_seconds(spent),
-            pending.len(),
-            p.states(),
-            human_seconds(p.seconds()),
-            p.rate / 1e6,
-            human_seconds(spent + p.seconds()),
-            p.growth,
-            p.spread
-        ),
+        Some(p) => {
+            println!(
+                "  solved {} of {} in {} of search; the other {} projected at {:.2e} states, {} at {:.1} M/s; measured plus projected {}",
+                records.len(),
+                instances.len(),
+                human_seconds(spent),
+                pending.len(),
+                p.states(),
+                human_seconds(p.seconds()),
+                p.rate / 1e6,
+                human_seconds(spent + p.seconds()),
+            );
+            let fit = format!(
+                "ln states fitted to the optimal length over the solved, and over any stopped as needing more than they spent, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way",
+                p.growth, p.spread
+            );
+            let how = match (&p.scaled, reference) {
+                (Some(sc), Some(r)) => {
+                    let rest = pending.len() - sc.priced;
+                    format!(
+                        "{} of them each from its line in {}{}: x{:.2} the states it took there, the geometric mean over the {} instances solved in both ({:.2} to {:.2}){}",
+                        sc.priced,
+                        r.path.display(),
+                        r.heuristic
+                            .as_ref()
+                            .map_or(String::new(), |h| format!(" (databases {h})")),
+                        sc.ratio,
+                        sc.common,
+                        sc.range.0,
+                        sc.range.1,
+                        if rest > 0 {
+                            format!("; the other {rest} from {fit}")
+                        } else {
+                            String::new()
+                        }
+                    )
+                }
+                _ => fit,
+            };
+            println!(
+                "  (projection: {how}; each is priced at a median, a stopped one at its median given that it needs more than it spent)"
+            );
+            if let (None, Some(r)) = (&p.scaled, reference) {
+                println!(
+                    "  ({} not used: {} instance(s) solved both there and here, three are needed)",
+                    r.path.display(),
+                    r.common(records)
+                );
+            }
+        }
         None => println!(
             "  solved {} of {} in {} of search; a projection for the other {} needs three solved instances, not all of one optimal length",
             records.len(),
@@ -581,6 +697,11 @@ fn korf_summary(
     form: &str,
 ) -> Result<ExitCode> {
     let held = ResultsFile::read(path, check)?;
+    let reference = run
+        .reference
+        .as_deref()
+        .map(|r| Reference::read(r, check))
+        .transpose()?;
     // The databases of the last solved line (a trial run's unsolved line must not hide the
     // file's results), or of the last line when none is solved, or, when there is no line (a
     // first run killed before any instance ended), of the lowest-numbered checkpoint beside it
@@ -637,7 +758,8 @@ fn korf_summary(
         }
     );
     let kept = kept_checkpoints(path, instances, &records, &heuristic, form);
-    print_projection(&records, &matching, instances, &kept);
+    let priced = reference.map(|r| r.priced(&heuristic, form));
+    print_projection(&records, &matching, instances, &kept, priced.as_ref());
     Ok(ExitCode::SUCCESS)
 }
 
@@ -673,6 +795,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     };
     let mut file = None;
     let mut held = Vec::new();
+    let mut reference = None;
     if let Some(path) = &run.results {
         let check = replays(&all, &goal, form);
         if run.summary {
@@ -681,6 +804,11 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         let (f, h) = ResultsFile::open(path, &check)?;
         file = Some(f);
         held = h;
+        reference = run
+            .reference
+            .as_deref()
+            .map(|r| Reference::read(r, &check))
+            .transpose()?;
     }
     let options = crate::pdb::PdbOptions {
         pdb: run.partition.clone(),
@@ -1009,9 +1137,10 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     // Without a results file, a run that solved nothing has nothing to project from.
     if let Some(path) = &run.results {
         let kept = kept_checkpoints(path, &instances, &records, &heuristic, form);
-        print_projection(&records, &lines, &instances, &kept);
+        let priced = reference.as_ref().map(|r| r.priced(&heuristic, form));
+        print_projection(&records, &lines, &instances, &kept, priced.as_ref());
     } else if !records.is_empty() {
-        print_projection(&records, &lines, &instances, &[]);
+        print_projection(&records, &lines, &instances, &[], None);
     }
     if interrupted() {
         match &run.results {
@@ -1241,12 +1370,14 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             budget: None,
             results: None,
             summary: false,
+            reference: None,
         }),
         Which::Korf24 {
             instances,
             all,
             results,
             summary,
+            reference,
             budget,
             partition,
             pdb_dir,
@@ -1265,6 +1396,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             budget,
             results,
             summary,
+            reference,
         }),
         Which::Fifteen80 {
             partition,
@@ -1280,6 +1412,7 @@ pub fn run(args: BenchArgs) -> Result<ExitCode> {
             budget: None,
             results: None,
             summary: false,
+            reference: None,
         }),
         Which::Large {
             sizes,

@@ -577,6 +577,24 @@ pub struct Projection {
     /// How far one instance strays from the fit: the fitted standard deviation of `ln states`, as a
     /// factor (`spread`× more or fewer states is one standard deviation).
     pub spread: f64,
+    /// When a reference run priced some of them: how (see [`project`]).
+    pub scaled: Option<Scaled>,
+}
+
+/// Pending instances priced from their own lines in a reference run (an earlier run of the
+/// same instances, with another build or heuristic): each at its reference states times
+/// `ratio`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scaled {
+    /// Instances solved both here and in the reference, whose ratios make `ratio`.
+    pub common: usize,
+    /// The geometric mean over them of states here over states in the reference.
+    pub ratio: f64,
+    /// The least and the greatest of those ratios.
+    pub range: (f64, f64),
+    /// How many pending instances were priced this way (the others, without a reference
+    /// line, from the fit).
+    pub priced: usize,
 }
 
 impl Projection {
@@ -644,7 +662,20 @@ pub fn pending(
 /// and the mean follows that tail), where the medians came within 15 % (see
 /// `docs/algorithms.md`). `None` below three solved instances, when their optimal lengths are
 /// all equal (no slope to fit), or without a rate.
-pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projection> {
+///
+/// `reference` holds the states each instance took in a reference run (solved lines of an
+/// earlier run of the same set, `(instance, states)`). An instance's own hardness strays from
+/// the fit by a factor of about 4 either way, while a change of build or heuristic moves every
+/// instance's states by a similar factor (0.74–0.86 for the 16-move pruning against the
+/// 12-move one on the 24-puzzle). So when at least three solved instances have a reference
+/// line, `ln(states / reference states)` over them is taken as normal, and each pending
+/// instance with a reference line is priced from it at that distribution's median (a stopped
+/// one at its median given that it needs more than it spent), the others from the fit.
+pub fn project(
+    solved: &[&InstanceResult],
+    pending: &[Pending],
+    reference: &[(usize, u64)],
+) -> Option<Projection> {
     let points: Vec<(f64, f64)> = solved
         .iter()
         .filter(|r| r.expanded > 0)
@@ -713,10 +744,35 @@ pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projec
     }
     let rate = done / seconds;
     let sigma = variance.sqrt();
+    let reference_of = |instance: usize| {
+        reference
+            .iter()
+            .find(|&&(no, states)| no == instance && states > 0)
+            .map(|&(_, states)| (states as f64).ln())
+    };
+    // ln(states here / states there) over the instances solved in both.
+    let ratios: Vec<f64> = solved
+        .iter()
+        .filter(|r| r.expanded > 0)
+        .filter_map(|r| Some((r.expanded as f64).ln() - reference_of(r.instance)?))
+        .collect();
+    let by_reference = (ratios.len() >= 3).then(|| {
+        let n = ratios.len() as f64;
+        let mean = ratios.iter().sum::<f64>() / n;
+        let sd = (ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        (mean, sd)
+    });
+    let mut priced = 0;
     let each: Vec<f64> = pending
         .iter()
         .map(|p| {
-            let mu = a + b * p.optimum as f64;
+            let (mu, sigma) = match (by_reference, reference_of(p.instance)) {
+                (Some((mean, sd)), Some(there)) => {
+                    priced += 1;
+                    (there + mean, sd)
+                }
+                _ => (a + b * p.optimum as f64, sigma),
+            };
             let floor = p.at_least as f64;
             if p.at_least == 0 || sigma < 1e-9 {
                 return mu.exp().max(floor);
@@ -737,11 +793,22 @@ pub fn project(solved: &[&InstanceResult], pending: &[Pending]) -> Option<Projec
             (mu + sigma * 0.5 * (lo + hi)).exp().max(floor)
         })
         .collect();
+    let scaled = by_reference.map(|(mean, _)| Scaled {
+        common: ratios.len(),
+        ratio: mean.exp(),
+        range: ratios
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &r| {
+                (lo.min(r.exp()), hi.max(r.exp()))
+            }),
+        priced,
+    });
     Some(Projection {
         each,
         rate,
         growth: b.exp(),
         spread: sigma.exp(),
+        scaled,
     })
 }
 
@@ -994,7 +1061,7 @@ mod tests {
             optimum,
             at_least,
         };
-        let p = project(&refs, &[at(100, 0)]).unwrap();
+        let p = project(&refs, &[at(100, 0)], &[]).unwrap();
         assert!((p.growth - 3.0).abs() < 1e-6, "{p:?}");
         assert!((p.spread - 1.0).abs() < 1e-6, "{p:?}");
         let want = 1000.0 * 3f64.powi(10);
@@ -1004,12 +1071,12 @@ mod tests {
         // A run that stopped at its budget after more states than the fit says: priced above
         // those, and the fit raised for the others of that length too.
         let floor = 5 * want as u64;
-        let f = project(&refs, &[at(100, floor), at(100, 0)]).unwrap();
+        let f = project(&refs, &[at(100, floor), at(100, 0)], &[]).unwrap();
         assert_eq!(f.each.len(), 2);
         assert!(f.each[0] > floor as f64 && f.each[1] > want, "{f:?}");
         assert!(f.growth > p.growth, "{f:?}");
         // A floor below what the fit expects anyway changes little.
-        let g = project(&refs, &[at(100, 10), at(100, 0)]).unwrap();
+        let g = project(&refs, &[at(100, 10), at(100, 0)], &[]).unwrap();
         assert!((g.each[0] - want).abs() / want < 0.01, "{g:?}");
         assert!((g.each[1] - want).abs() / want < 0.01, "{g:?}");
         // Scatter about the line shows as the spread; a stopped instance, however low its
@@ -1018,11 +1085,11 @@ mod tests {
         noisy[0].expanded *= 4;
         noisy[1].expanded /= 4;
         let refs: Vec<&InstanceResult> = noisy.iter().collect();
-        let q = project(&refs, &[at(100, 0)]).unwrap();
+        let q = project(&refs, &[at(100, 0)], &[]).unwrap();
         assert!(q.spread > 1.5, "{q:?}");
         let mut last = q.each[0];
         for floor in [1u64, 1000, 1_000_000, 50_000_000, 1_000_000_000] {
-            let r = project(&refs, &[at(100, floor), at(100, 0)]).unwrap();
+            let r = project(&refs, &[at(100, floor), at(100, 0)], &[]).unwrap();
             assert!(r.each[0] >= r.each[1] * (1.0 - 1e-6), "{floor}: {r:?}");
             assert!(
                 r.each[0] >= last * (1.0 - 1e-6) && r.each[0] >= floor as f64,
@@ -1031,14 +1098,78 @@ mod tests {
             last = r.each[0];
         }
         // Too few points, or no spread in the lengths: no projection.
-        assert_eq!(project(&refs[..2], &[at(100, 0)]), None);
+        assert_eq!(project(&refs[..2], &[at(100, 0)], &[]), None);
         let flat = [
             result(1, 100, 0, 10),
             result(2, 100, 0, 20),
             result(3, 100, 0, 30),
         ];
         let flat: Vec<&InstanceResult> = flat.iter().collect();
-        assert_eq!(project(&flat, &[at(100, 0)]), None);
+        assert_eq!(project(&flat, &[at(100, 0)], &[]), None);
+    }
+
+    #[test]
+    fn a_reference_run_prices_each_instance_from_its_own_line() {
+        // Four solved instances took 0.7, 0.9, 0.8 and 0.8 of their states in the reference
+        // (their geometric mean 0.797); their own states scatter far from any fit.
+        let there = [
+            (1usize, 1e9),
+            (2, 5e6),
+            (3, 3e10),
+            (4, 2e8),
+            (7, 4e11),
+            (8, 9e9),
+        ];
+        let here = [0.7, 0.9, 0.8, 0.8];
+        let solved: Vec<InstanceResult> = (0..4)
+            .map(|i| result(i + 1, 90 + 2 * i, 0, (there[i].1 * here[i]) as u64))
+            .collect();
+        let refs: Vec<&InstanceResult> = solved.iter().collect();
+        let reference: Vec<(usize, u64)> = there.iter().map(|&(n, s)| (n, s as u64)).collect();
+        let pend = [
+            Pending {
+                instance: 7,
+                optimum: 100,
+                at_least: 0,
+            },
+            Pending {
+                instance: 8,
+                optimum: 100,
+                at_least: 0,
+            },
+            // No reference line: priced from the fit, as without a reference.
+            Pending {
+                instance: 9,
+                optimum: 100,
+                at_least: 0,
+            },
+        ];
+        let p = project(&refs, &pend, &reference).unwrap();
+        let ratio = (0.7f64 * 0.9 * 0.8 * 0.8).powf(0.25);
+        let s = p.scaled.clone().unwrap();
+        assert_eq!((s.common, s.priced), (4, 2), "{p:?}");
+        assert!((s.ratio - ratio).abs() < 1e-6, "{p:?}");
+        assert!((s.range.0 - 0.7).abs() < 1e-6 && (s.range.1 - 0.9).abs() < 1e-6);
+        assert!((p.each[0] / (4e11 * ratio) - 1.0).abs() < 1e-6, "{p:?}");
+        assert!((p.each[1] / (9e9 * ratio) - 1.0).abs() < 1e-6, "{p:?}");
+        let fit = project(&refs, &pend, &[]).unwrap();
+        assert_eq!(fit.scaled, None);
+        assert!(
+            (p.each[2] - fit.each[2]).abs() < 1e-6 * fit.each[2],
+            "{p:?} {fit:?}"
+        );
+        // A stopped instance is priced above what it spent, however low its reference says.
+        let stopped = [Pending {
+            instance: 8,
+            optimum: 100,
+            at_least: 2e10 as u64,
+        }];
+        let q = project(&refs, &stopped, &reference).unwrap();
+        assert!(q.each[0] > 2e10, "{q:?}");
+        // Fewer than three instances in common: the fit prices them all.
+        let r = project(&refs, &pend, &reference[..2]).unwrap();
+        assert_eq!(r.scaled, None);
+        assert_eq!(r.each, fit.each);
     }
 
     #[test]
@@ -1084,7 +1215,7 @@ mod tests {
             }
         }
         let refs: Vec<&InstanceResult> = solved.iter().collect();
-        let p = project(&refs, &pend).unwrap();
+        let p = project(&refs, &pend, &[]).unwrap();
         assert!((p.growth - 3.0).abs() < 0.6, "{p:?}");
         let want: f64 = (90..=110)
             .step_by(2)
@@ -1100,7 +1231,7 @@ mod tests {
         assert!(p.each.iter().all(|&e| e >= budget));
         // Without the stopped ones' floors, the fit sees only the easy instances: less.
         let floorless: Vec<Pending> = pend.iter().map(|q| Pending { at_least: 0, ..*q }).collect();
-        let naive = project(&refs, &floorless).unwrap();
+        let naive = project(&refs, &floorless, &[]).unwrap();
         assert!(
             naive.states() < p.states(),
             "{} against {}",

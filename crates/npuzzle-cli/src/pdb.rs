@@ -22,7 +22,8 @@ use std::time::Instant;
 pub struct PdbOptions {
     /// Pattern-database partition: 7-8, 6-6-3, 5-5-5 (4×4), 6-6-6-6 (5×5), blocks-K (any board
     /// of 16 to 32 cells) or tile lists such as 1,2,3,4,5,6,7,8/9,10,11,12,13,14,15 (default
-    /// for auto: the strongest cached, else 6-6-3 on 4×4, 6-6-6-6 on 5×5, blocks elsewhere).
+    /// for auto: the strongest cached preset, else 6-6-3 on 4×4, 6-6-6-6 on 5×5; blocks-K on other
+    /// boards).
     #[arg(long, value_name = "PARTITION", value_parser = crate::input::partition)]
     pub pdb: Option<String>,
     /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
@@ -308,17 +309,8 @@ pub fn run(args: PdbArgs) -> Result<ExitCode> {
             };
             let cache = options.cache();
             // Minutes of building are not started for a cache that cannot keep them.
-            let probe = cache
-                .dir()
-                .join(format!(".write-test.{}", std::process::id()));
-            if let Err(e) = std::fs::create_dir_all(cache.dir())
-                .and_then(|_| std::fs::write(&probe, b""))
-                .and_then(|_| std::fs::remove_file(&probe))
-            {
-                eprintln!(
-                    "npuzzle: error: cannot save pattern databases in {}: {e}",
-                    cache.dir().display()
-                );
+            if let Err(e) = cache.ensure_writable() {
+                eprintln!("npuzzle: error: cannot save pattern databases: {e}");
                 return Ok(ExitCode::from(1));
             }
             let started = Instant::now();

@@ -1568,11 +1568,16 @@ fn the_database_cache_never_says_ok_to_what_solve_would_reject() {
         "",
     );
     assert_eq!(o.status.code(), Some(1));
+    // Named as a file where the directory should be, not as the system's "File exists".
+    let said = stderr(&o);
     assert!(
-        stderr(&o).contains("cannot save pattern databases"),
-        "{}",
-        stderr(&o)
+        said.contains(&format!(
+            "cannot save pattern databases: {}: not a directory",
+            file.display()
+        )),
+        "{said}"
     );
+    assert!(!said.contains("File exists"), "{said}");
 }
 
 /// `explore` prints each distance as it goes and the summary; JSON holds the whole report;
@@ -1722,6 +1727,107 @@ fn solved_line(no: u32, opt: u32, heuristic: &str) -> String {
     format!(
         r#"{{"instance":{no},"optimum":{opt},"found":{opt},"expanded":1000,"seconds":1.0,"heuristic":"{heuristic}","goal":"blank-first","root_estimate":80,"threads":2,"finished_at":0,"version":"0"}}"#
     )
+}
+
+/// `--reference OLD` prices each instance left from its own line in OLD, scaled by how the
+/// instances solved in both compare; without three in common it says it is not used.
+#[test]
+fn korf24_summary_prices_from_a_reference_run() {
+    let (dir, file) = korf24_results_dir("reference");
+    let old = dir.join("old.jsonl");
+    let heuristic = "6-6-6-6 test";
+    let line = |no: u32, opt: u32, states: u64| {
+        solved_line(no, opt, heuristic).replace(
+            r#""expanded":1000,"seconds":1.0"#,
+            &format!(r#""expanded":{states},"seconds":{}"#, states as f64 / 1e6),
+        )
+    };
+    // Here: 0.8, 0.9, 0.8 and 0.8 of the states there (geometric mean 0.824).
+    let here = [
+        line(1, 95, 800_000),
+        line(2, 96, 900_000),
+        line(3, 97, 1_600_000),
+        line(4, 98, 3_200_000),
+    ];
+    let there = [
+        line(1, 95, 1_000_000),
+        line(2, 96, 1_000_000),
+        line(3, 97, 2_000_000),
+        line(4, 98, 4_000_000),
+        line(9, 113, 1_000_000_000_000),
+    ];
+    std::fs::write(&file, here.join("\n") + "\n").unwrap();
+    std::fs::write(&old, there.join("\n") + "\n").unwrap();
+    let (f, r) = (file.to_str().unwrap(), old.to_str().unwrap());
+    let o = npuzzle(
+        &[
+            "bench",
+            "korf24",
+            "--summary",
+            "--results",
+            f,
+            "--reference",
+            r,
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "1 of them each from its line in {r}: x0.82 the states it took there, the geometric mean over the 4 instances solved in both (0.80 to 0.90); the other 45 from ln states fitted"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("#9   113 moves  8.24e11 states"), "{out}");
+    // Without the reference, #9 is priced from the fit alone, far lower.
+    let alone = stdout(&korf24_summary(f));
+    assert!(!alone.contains("8.24e11"), "{alone}");
+    // Two in common are too few: said, and the fit prices every instance.
+    std::fs::write(
+        &old,
+        [&there[0], &there[1], &there[4]]
+            .map(|l| l.as_str())
+            .join("\n")
+            + "\n",
+    )
+    .unwrap();
+    let o = npuzzle(
+        &[
+            "bench",
+            "korf24",
+            "--summary",
+            "--results",
+            f,
+            "--reference",
+            r,
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!(
+            "({r} not used: 2 instance(s) solved both there and here, three are needed)"
+        )),
+        "{}",
+        stdout(&o)
+    );
+    // A reference that is missing fails at once, named.
+    let o = npuzzle(
+        &[
+            "bench",
+            "korf24",
+            "--summary",
+            "--results",
+            f,
+            "--reference",
+            "/nonexistent/x",
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--reference"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

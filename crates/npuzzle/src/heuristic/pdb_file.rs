@@ -94,6 +94,19 @@ pub(crate) fn io_err(path: &Path, source: std::io::Error) -> PdbError {
     }
 }
 
+/// Makes `dir` and its parents; a file where the directory should be is said as such, not as
+/// "File exists".
+fn make_dir(dir: &Path) -> Result<(), PdbError> {
+    fs::create_dir_all(dir).map_err(|e| {
+        let e = if dir.is_file() {
+            std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory")
+        } else {
+            e
+        };
+        io_err(dir, e)
+    })
+}
+
 fn encode_header(db: &PatternDb, checksum: u32) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[..8].copy_from_slice(MAGIC);
@@ -241,15 +254,7 @@ fn read_checked(path: &Path, file: &File, header: &PdbHeader) -> Result<Vec<u8>,
 /// created first).
 pub(crate) fn write_whole(path: &Path, parts: &[&[u8]]) -> Result<(), PdbError> {
     if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).map_err(|e| {
-            // A file where the cache directory should be: said as such, not as "File exists".
-            let e = if dir.is_file() {
-                std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory")
-            } else {
-                e
-            };
-            io_err(dir, e)
-        })?;
+        make_dir(dir)?;
     }
     remove_stale_temporaries(path);
     let tmp = path.with_extension(format!("tmp.{}", std::process::id()));
@@ -534,14 +539,20 @@ impl PdbCache {
         ))
     }
 
-    /// Whether files can be saved here (the directory is made if need be, and a probe file
-    /// written and removed).
+    /// Whether files can be saved here (see [`PdbCache::ensure_writable`]).
     pub fn writable(&self) -> bool {
+        self.ensure_writable().is_ok()
+    }
+
+    /// Checks that files can be saved here: the directory is made if need be, and a probe
+    /// file written and removed. The error names the directory and what is wrong (a file in
+    /// its place, no permission, a full disk).
+    pub fn ensure_writable(&self) -> Result<(), PdbError> {
+        make_dir(&self.dir)?;
         let probe = self.dir.join(format!(".write-test.{}", std::process::id()));
-        fs::create_dir_all(&self.dir)
-            .and_then(|_| fs::write(&probe, b""))
+        fs::write(&probe, b"")
             .and_then(|_| fs::remove_file(&probe))
-            .is_ok()
+            .map_err(|e| io_err(&self.dir, e))
     }
 
     /// The file name of the zero-aware table beside the database of `tiles` toward `goal`:
