@@ -361,16 +361,6 @@ struct Priced {
     heuristic: Option<String>,
 }
 
-impl Priced {
-    /// How many of `records` have a line here.
-    fn common(&self, records: &[InstanceResult]) -> usize {
-        records
-            .iter()
-            .filter(|r| self.states.iter().any(|&(no, _)| no == r.instance))
-            .count()
-    }
-}
-
 impl Reference {
     /// Reads `path`'s lines, each passing `check` (the run's own line check).
     fn read(path: &std::path::Path, check: LineCheck) -> Result<Reference> {
@@ -386,13 +376,13 @@ impl Reference {
     fn priced(&self, heuristic: &str, form: &str) -> Priced {
         let solved_of = |h: &str| {
             let (lines, _) = counted(&self.held, h, form);
-            let mut states: Vec<(usize, u64)> = Vec::new();
-            for r in lines.iter().rev().filter(|r| r.solved()) {
-                if !states.iter().any(|&(no, _)| no == r.instance) {
-                    states.push((r.instance, r.expanded));
-                }
-            }
-            states
+            let mut numbers: Vec<usize> = lines.iter().map(|r| r.instance).collect();
+            numbers.sort_unstable();
+            numbers.dedup();
+            numbers
+                .into_iter()
+                .filter_map(|no| latest_solution(&lines, no).map(|r| (no, r.expanded)))
+                .collect::<Vec<_>>()
         };
         let own = solved_of(heuristic);
         let other = self
@@ -401,7 +391,7 @@ impl Reference {
             .rev()
             .find(|h| h.goal == form && h.solved())
             .map(|h| h.heuristic.clone())
-            .filter(|h| own.is_empty() && h != heuristic);
+            .filter(|_| own.is_empty());
         Priced {
             path: self.path.clone(),
             states: other.as_deref().map_or(own, solved_of),
@@ -473,6 +463,12 @@ fn print_projection(
                 p.growth, p.spread
             );
             let how = match (&p.scaled, reference) {
+                (Some(sc), Some(r)) if sc.priced == 0 => format!(
+                    "{fit} ({}, x{:.2} over the {} instances solved in both, prices none of them: it has no line for any instance left, or runs here already spent far more than it says)",
+                    r.path.display(),
+                    sc.ratio,
+                    sc.common
+                ),
                 (Some(sc), Some(r)) => {
                     let rest = pending.len() - sc.priced;
                     format!(
@@ -502,7 +498,7 @@ fn print_projection(
                 println!(
                     "  ({} not used: {} instance(s) solved both there and here, three are needed)",
                     r.path.display(),
-                    r.common(records)
+                    p.common
                 );
             }
         }
@@ -532,7 +528,12 @@ fn print_projection(
                         human_seconds(cost / q.rate)
                     )
                 }
-                Some(q) => row += &format!("  {cost:.2e} states, {}", human_seconds(cost / q.rate)),
+                Some(q) => {
+                    row += &format!("  {cost:.2e} states, {}", human_seconds(cost / q.rate));
+                    if q.from_reference[i] {
+                        row += " (from its line in the reference)";
+                    }
+                }
                 None => {}
             }
             // Without a line (a killed run), the checkpoint below says what was spent.
@@ -801,14 +802,15 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         if run.summary {
             return korf_summary(&run, path, &instances, &check, form);
         }
-        let (f, h) = ResultsFile::open(path, &check)?;
-        file = Some(f);
-        held = h;
+        // A bad reference fails before the results file is opened (and locked, and mended).
         reference = run
             .reference
             .as_deref()
             .map(|r| Reference::read(r, &check))
             .transpose()?;
+        let (f, h) = ResultsFile::open(path, &check)?;
+        file = Some(f);
+        held = h;
     }
     let options = crate::pdb::PdbOptions {
         pdb: run.partition.clone(),

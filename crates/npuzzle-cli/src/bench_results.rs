@@ -577,8 +577,13 @@ pub struct Projection {
     /// How far one instance strays from the fit: the fitted standard deviation of `ln states`, as a
     /// factor (`spread`× more or fewer states is one standard deviation).
     pub spread: f64,
-    /// When a reference run priced some of them: how (see [`project`]).
+    /// When a reference run prices (three or more instances solved in both): how (see
+    /// [`project`]).
     pub scaled: Option<Scaled>,
+    /// Whether each pending instance, in the order given, was priced from its reference line.
+    pub from_reference: Vec<bool>,
+    /// Instances solved both here and in the reference (the reference prices from three).
+    pub common: usize,
 }
 
 /// Pending instances priced from their own lines in a reference run (an earlier run of the
@@ -592,8 +597,8 @@ pub struct Scaled {
     pub ratio: f64,
     /// The least and the greatest of those ratios.
     pub range: (f64, f64),
-    /// How many pending instances were priced this way (the others, without a reference
-    /// line, from the fit).
+    /// How many pending instances were priced this way (the others, without a reference line
+    /// or where a run already spent far more than it says, from the fit).
     pub priced: usize,
 }
 
@@ -670,7 +675,11 @@ pub fn pending(
 /// 12-move one on the 24-puzzle). So when at least three solved instances have a reference
 /// line, `ln(states / reference states)` over them is taken as normal, and each pending
 /// instance with a reference line is priced from it at that distribution's median (a stopped
-/// one at its median given that it needs more than it spent), the others from the fit.
+/// one at its median given that it needs more than it spent), the others from the fit, as is
+/// a stopped one that has spent more than three spreads above its reference price (the
+/// reference is wrong about it). The ratio is taken from the solved instances alone: where the
+/// change gains more on harder instances, and a short budget left only easy ones solved, it
+/// is biased (the fit's censoring is not carried over).
 pub fn project(
     solved: &[&InstanceResult],
     pending: &[Pending],
@@ -756,24 +765,32 @@ pub fn project(
         .filter(|r| r.expanded > 0)
         .filter_map(|r| Some((r.expanded as f64).ln() - reference_of(r.instance)?))
         .collect();
+    // The ratios' mean, and the spread of a new instance's ratio about it (the sample's, widened
+    // by the mean's own uncertainty).
     let by_reference = (ratios.len() >= 3).then(|| {
         let n = ratios.len() as f64;
         let mean = ratios.iter().sum::<f64>() / n;
         let sd = (ratios.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
-        (mean, sd)
+        (mean, sd * (1.0 + 1.0 / n).sqrt())
     });
-    let mut priced = 0;
+    let mut from_reference = Vec::with_capacity(pending.len());
     let each: Vec<f64> = pending
         .iter()
         .map(|p| {
-            let (mu, sigma) = match (by_reference, reference_of(p.instance)) {
-                (Some((mean, sd)), Some(there)) => {
-                    priced += 1;
-                    (there + mean, sd)
-                }
-                _ => (a + b * p.optimum as f64, sigma),
-            };
             let floor = p.at_least as f64;
+            // From the reference, unless a run has already spent far more than it says (three
+            // spreads above its price): then it is wrong about this instance, and the fit
+            // prices it (a tight ratio would otherwise price it at hardly more than its floor).
+            let scaled = match (by_reference, reference_of(p.instance)) {
+                (Some((mean, sd)), Some(there))
+                    if p.at_least == 0 || floor.ln() - (there + mean) <= 3.0 * sd =>
+                {
+                    Some((there + mean, sd))
+                }
+                _ => None,
+            };
+            from_reference.push(scaled.is_some());
+            let (mu, sigma) = scaled.unwrap_or((a + b * p.optimum as f64, sigma));
             if p.at_least == 0 || sigma < 1e-9 {
                 return mu.exp().max(floor);
             }
@@ -793,6 +810,7 @@ pub fn project(
             (mu + sigma * 0.5 * (lo + hi)).exp().max(floor)
         })
         .collect();
+    let priced = from_reference.iter().filter(|&&f| f).count();
     let scaled = by_reference.map(|(mean, _)| Scaled {
         common: ratios.len(),
         ratio: mean.exp(),
@@ -809,6 +827,8 @@ pub fn project(
         growth: b.exp(),
         spread: sigma.exp(),
         scaled,
+        from_reference,
+        common: ratios.len(),
     })
 }
 
@@ -1158,17 +1178,41 @@ mod tests {
             (p.each[2] - fit.each[2]).abs() < 1e-6 * fit.each[2],
             "{p:?} {fit:?}"
         );
-        // A stopped instance is priced above what it spent, however low its reference says.
-        let stopped = [Pending {
-            instance: 8,
-            optimum: 100,
-            at_least: 2e10 as u64,
-        }];
-        let q = project(&refs, &stopped, &reference).unwrap();
+        assert_eq!(p.from_reference, [true, true, false]);
+        // A stopped instance near its reference price is priced from it, above what it spent.
+        let stopped = |at_least: f64| {
+            [Pending {
+                instance: 8,
+                optimum: 100,
+                at_least: at_least as u64,
+            }]
+        };
+        let q = project(&refs, &stopped(7e9), &reference).unwrap();
+        assert_eq!(q.from_reference, [true]);
+        assert!(q.each[0] > 7e9 && q.each[0] < 9e9 * 0.9, "{q:?}");
+        // One that has spent far more than its reference says (2.7 times, 0.99 in ln against a
+        // spread of 0.115) is priced by the fit, as without the reference.
+        let q = project(&refs, &stopped(2e10), &reference).unwrap();
+        let unreferenced = project(&refs, &stopped(2e10), &[]).unwrap();
+        assert_eq!(q.from_reference, [false]);
+        assert_eq!(q.scaled.as_ref().map(|s| s.priced), Some(0));
+        assert!(
+            (q.each[0] - unreferenced.each[0]).abs() < 1e-6 * q.each[0],
+            "{q:?}"
+        );
         assert!(q.each[0] > 2e10, "{q:?}");
+        // Identical runs: no spread, each priced at exactly its reference states.
+        let same: Vec<(usize, u64)> = solved
+            .iter()
+            .map(|r| (r.instance, r.expanded))
+            .chain([(7, 1000)])
+            .collect();
+        let q = project(&refs, &pend[..1], &same).unwrap();
+        assert_eq!(q.scaled.as_ref().map(|s| s.ratio), Some(1.0));
+        assert!((q.each[0] - 1000.0).abs() < 1e-6, "{q:?}");
         // Fewer than three instances in common: the fit prices them all.
         let r = project(&refs, &pend, &reference[..2]).unwrap();
-        assert_eq!(r.scaled, None);
+        assert_eq!((r.scaled, r.common), (None, 2));
         assert_eq!(r.each, fit.each);
     }
 

@@ -1780,9 +1780,39 @@ fn korf24_summary_prices_from_a_reference_run() {
         "{out}"
     );
     assert!(out.contains("#9   113 moves  8.24e11 states"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.contains("#9 ") && l.ends_with("(from its line in the reference)")),
+        "{out}"
+    );
+    assert!(
+        !out.lines()
+            .any(|l| l.contains("#10 ") && l.contains("from its line")),
+        "{out}"
+    );
     // Without the reference, #9 is priced from the fit alone, far lower.
     let alone = stdout(&korf24_summary(f));
     assert!(!alone.contains("8.24e11"), "{alone}");
+    // A reference with no line for any instance left prices none: said so.
+    std::fs::write(&old, there[..4].join("\n") + "\n").unwrap();
+    let o = npuzzle(
+        &[
+            "bench",
+            "korf24",
+            "--summary",
+            "--results",
+            f,
+            "--reference",
+            r,
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("over the 4 instances solved in both, prices none of them"),
+        "{}",
+        stdout(&o)
+    );
     // Two in common are too few: said, and the fit prices every instance.
     std::fs::write(
         &old,
