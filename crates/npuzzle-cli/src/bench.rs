@@ -364,7 +364,7 @@ struct Priced {
 impl Reference {
     /// Reads `path`'s lines, each passing `check` (the run's own line check).
     fn read(path: &std::path::Path, check: LineCheck) -> Result<Reference> {
-        let held = ResultsFile::read(path, check).context("--reference")?;
+        let held = ResultsFile::read_reference(path, check).context("--reference")?;
         Ok(Reference {
             path: path.to_path_buf(),
             held,
@@ -458,10 +458,11 @@ fn print_projection(
                 p.rate / 1e6,
                 human_seconds(spent + p.seconds()),
             );
-            let fit = format!(
+            // Without a fit, the reference priced every instance (else there is no projection).
+            let fit = p.fit.map_or(String::new(), |f| format!(
                 "ln states fitted to the optimal length over the solved, and over any stopped as needing more than they spent, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way",
-                p.growth, p.spread
-            );
+                f.growth, f.spread
+            ));
             let how = match (&p.scaled, reference) {
                 (Some(sc), Some(r)) if sc.priced == 0 => format!(
                     "{fit} ({}, x{:.2} over the {} instances solved in both, prices none of them: it has no line for any instance left, or runs here already spent far more than it says)",
@@ -503,11 +504,16 @@ fn print_projection(
             }
         }
         None => println!(
-            "  solved {} of {} in {} of search; a projection for the other {} needs three solved instances, not all of one optimal length",
+            "  solved {} of {} in {} of search; a projection for the other {} needs three solved instances, not all of one optimal length{}",
             records.len(),
             instances.len(),
             human_seconds(spent),
-            pending.len()
+            pending.len(),
+            if reference.is_some() {
+                " (or, from the reference, three solved in both files and a line there for every instance left)"
+            } else {
+                ""
+            }
         ),
     }
     // Each instance still to solve, the cheapest first: what to run next, and its budget.

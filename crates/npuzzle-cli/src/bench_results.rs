@@ -177,9 +177,23 @@ impl ResultsFile {
     /// named on stderr (as being written when a run holds the file, else as cut short: the
     /// next run with the file cuts it off). A line that fails `check` is named and left out.
     pub fn read(path: &Path, check: LineCheck) -> Result<Vec<InstanceResult>> {
-        refuse_special(path, "--results takes a file")?;
-        let mut file = File::open(path)
-            .with_context(|| format!("opening the results file {}", path.display()))?;
+        ResultsFile::read_as(path, check, Role::Results)
+    }
+
+    /// The results `path` holds, read as `--reference` (an earlier run's file, only ever
+    /// read): as [`ResultsFile::read`], its messages naming that option.
+    pub fn read_reference(path: &Path, check: LineCheck) -> Result<Vec<InstanceResult>> {
+        ResultsFile::read_as(path, check, Role::Reference)
+    }
+
+    fn read_as(path: &Path, check: LineCheck, role: Role) -> Result<Vec<InstanceResult>> {
+        let (option, what) = match role {
+            Role::Results => ("--results takes a file", "results file"),
+            Role::Reference => ("--reference takes a file", "reference results file"),
+        };
+        refuse_special(path, option)?;
+        let mut file =
+            File::open(path).with_context(|| format!("opening the {what} {}", path.display()))?;
         let text = read_text(path, &mut file)?;
         let (held, good) = parse(path, &text, check)?;
         if good < text.len() {
@@ -192,7 +206,12 @@ impl ResultsFile {
                     if held.is_ok() {
                         let _ = file.unlock();
                     }
-                    "cut short (a run stopped mid-write); not counted (the next run with this file removes it)"
+                    match role {
+                        Role::Results => {
+                            "cut short (a run stopped mid-write); not counted (the next run with this file removes it)"
+                        }
+                        Role::Reference => "cut short (a run stopped mid-write); not counted",
+                    }
                 }
             };
             eprintln!(
@@ -213,6 +232,15 @@ impl ResultsFile {
             .and_then(|_| self.file.sync_data())
             .with_context(|| format!("appending to {}", self.path.display()))
     }
+}
+
+/// What a results file is read as.
+#[derive(Clone, Copy)]
+enum Role {
+    /// `--results`: the run's own file.
+    Results,
+    /// `--reference`: an earlier run's, only read.
+    Reference,
 }
 
 /// An error unless `path` is missing or a plain file: a directory, a device or a pipe is no
@@ -572,11 +600,9 @@ pub struct Projection {
     pub each: Vec<f64>,
     /// States per second measured over the solved instances.
     pub rate: f64,
-    /// The fitted growth: states multiply by `growth` per move of optimal length.
-    pub growth: f64,
-    /// How far one instance strays from the fit: the fitted standard deviation of `ln states`, as a
-    /// factor (`spread`× more or fewer states is one standard deviation).
-    pub spread: f64,
+    /// The fit of states to the optimal length, when one could be made (three solved
+    /// instances of more than one length); without it only a reference prices.
+    pub fit: Option<Fit>,
     /// When a reference run prices (three or more instances solved in both): how (see
     /// [`project`]).
     pub scaled: Option<Scaled>,
@@ -584,6 +610,16 @@ pub struct Projection {
     pub from_reference: Vec<bool>,
     /// Instances solved both here and in the reference (the reference prices from three).
     pub common: usize,
+}
+
+/// The fit of `ln states` to the optimal length (see [`project`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fit {
+    /// States multiply by `growth` per move of optimal length.
+    pub growth: f64,
+    /// How far one instance strays from the fit: the fitted standard deviation of `ln states`,
+    /// as a factor (`spread`× more or fewer states is one standard deviation).
+    pub spread: f64,
 }
 
 /// Pending instances priced from their own lines in a reference run (an earlier run of the
@@ -680,16 +716,10 @@ pub fn pending(
 /// reference is wrong about it). The ratio is taken from the solved instances alone: where the
 /// change gains more on harder instances, and a short budget left only easy ones solved, it
 /// is biased (the fit's censoring is not carried over).
-pub fn project(
-    solved: &[&InstanceResult],
-    pending: &[Pending],
-    reference: &[(usize, u64)],
-) -> Option<Projection> {
-    let points: Vec<(f64, f64)> = solved
-        .iter()
-        .filter(|r| r.expanded > 0)
-        .map(|r| (r.optimum as f64, (r.expanded as f64).ln()))
-        .collect();
+/// The censored-normal fit of `ln states = a + b·optimum` (see [`project`]): `(a, b, variance)`,
+/// or `None` below three points, with no spread in the lengths, or when it does not settle on
+/// finite values.
+fn fit_line(points: &[(f64, f64)], pending: &[Pending]) -> Option<(f64, f64, f64)> {
     if points.len() < 3 {
         return None;
     }
@@ -704,7 +734,7 @@ pub fn project(
         let b = pts.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum::<f64>() / sxx;
         Some((my - b * mx, b))
     };
-    let (mut a, mut b) = line(&points)?;
+    let (mut a, mut b) = line(points)?;
     let dof = (points.len() as f64 - 2.0).max(1.0);
     let mut variance = points
         .iter()
@@ -718,7 +748,7 @@ pub fn project(
         .collect();
     if !censored.is_empty() {
         let dof = points.len() as f64 + censored.len() as f64 - 2.0;
-        let mut filled = points.clone();
+        let mut filled = points.to_vec();
         for _ in 0..1000 {
             let sigma = variance.sqrt().max(1e-3);
             // The expected ln states (and their squares) of each censored instance given the
@@ -745,14 +775,27 @@ pub fn project(
             }
         }
     }
+    let fitted = a.is_finite() && b.is_finite() && variance.is_finite() && variance >= 0.0;
+    fitted.then_some((a, b, variance))
+}
+
+pub fn project(
+    solved: &[&InstanceResult],
+    pending: &[Pending],
+    reference: &[(usize, u64)],
+) -> Option<Projection> {
+    let points: Vec<(f64, f64)> = solved
+        .iter()
+        .filter(|r| r.expanded > 0)
+        .map(|r| (r.optimum as f64, (r.expanded as f64).ln()))
+        .collect();
+    let fit = fit_line(&points, pending);
     let seconds: f64 = solved.iter().map(|r| r.seconds).sum();
     let done: f64 = solved.iter().map(|r| r.expanded as f64).sum();
-    let fitted = a.is_finite() && b.is_finite() && variance.is_finite() && variance >= 0.0;
-    if seconds <= 0.0 || done <= 0.0 || !fitted {
+    if seconds <= 0.0 || done <= 0.0 {
         return None;
     }
     let rate = done / seconds;
-    let sigma = variance.sqrt();
     let reference_of = |instance: usize| {
         reference
             .iter()
@@ -774,7 +817,7 @@ pub fn project(
         (mean, sd * (1.0 + 1.0 / n).sqrt())
     });
     let mut from_reference = Vec::with_capacity(pending.len());
-    let each: Vec<f64> = pending
+    let each: Option<Vec<f64>> = pending
         .iter()
         .map(|p| {
             let floor = p.at_least as f64;
@@ -790,9 +833,13 @@ pub fn project(
                 _ => None,
             };
             from_reference.push(scaled.is_some());
-            let (mu, sigma) = scaled.unwrap_or((a + b * p.optimum as f64, sigma));
+            // Without a fit, only a reference prices.
+            let (mu, sigma) = scaled.or_else(|| {
+                let (a, b, variance) = fit?;
+                Some((a + b * p.optimum as f64, variance.sqrt()))
+            })?;
             if p.at_least == 0 || sigma < 1e-9 {
-                return mu.exp().max(floor);
+                return Some(mu.exp().max(floor));
             }
             // The median of X given X > S: exp(μ + σ·t) where Q(t) = Q(z) / 2, z = (ln S -
             // μ) / σ and Q the normal upper tail (found by bisection, Q being monotone).
@@ -807,9 +854,10 @@ pub fn project(
                     hi = mid;
                 }
             }
-            (mu + sigma * 0.5 * (lo + hi)).exp().max(floor)
+            Some((mu + sigma * 0.5 * (lo + hi)).exp().max(floor))
         })
         .collect();
+    let each = each?;
     let priced = from_reference.iter().filter(|&&f| f).count();
     let scaled = by_reference.map(|(mean, _)| Scaled {
         common: ratios.len(),
@@ -824,8 +872,10 @@ pub fn project(
     Some(Projection {
         each,
         rate,
-        growth: b.exp(),
-        spread: sigma.exp(),
+        fit: fit.map(|(_, b, variance)| Fit {
+            growth: b.exp(),
+            spread: variance.sqrt().exp(),
+        }),
         scaled,
         from_reference,
         common: ratios.len(),
@@ -1082,8 +1132,8 @@ mod tests {
             at_least,
         };
         let p = project(&refs, &[at(100, 0)], &[]).unwrap();
-        assert!((p.growth - 3.0).abs() < 1e-6, "{p:?}");
-        assert!((p.spread - 1.0).abs() < 1e-6, "{p:?}");
+        assert!((p.fit.unwrap().growth - 3.0).abs() < 1e-6, "{p:?}");
+        assert!((p.fit.unwrap().spread - 1.0).abs() < 1e-6, "{p:?}");
         let want = 1000.0 * 3f64.powi(10);
         assert!((p.states() - want).abs() / want < 1e-6, "{p:?}");
         assert!((p.rate - 1e6).abs() < 1e-3);
@@ -1094,7 +1144,7 @@ mod tests {
         let f = project(&refs, &[at(100, floor), at(100, 0)], &[]).unwrap();
         assert_eq!(f.each.len(), 2);
         assert!(f.each[0] > floor as f64 && f.each[1] > want, "{f:?}");
-        assert!(f.growth > p.growth, "{f:?}");
+        assert!(f.fit.unwrap().growth > p.fit.unwrap().growth, "{f:?}");
         // A floor below what the fit expects anyway changes little.
         let g = project(&refs, &[at(100, 10), at(100, 0)], &[]).unwrap();
         assert!((g.each[0] - want).abs() / want < 0.01, "{g:?}");
@@ -1106,7 +1156,7 @@ mod tests {
         noisy[1].expanded /= 4;
         let refs: Vec<&InstanceResult> = noisy.iter().collect();
         let q = project(&refs, &[at(100, 0)], &[]).unwrap();
-        assert!(q.spread > 1.5, "{q:?}");
+        assert!(q.fit.unwrap().spread > 1.5, "{q:?}");
         let mut last = q.each[0];
         for floor in [1u64, 1000, 1_000_000, 50_000_000, 1_000_000_000] {
             let r = project(&refs, &[at(100, floor), at(100, 0)], &[]).unwrap();
@@ -1210,6 +1260,16 @@ mod tests {
         let q = project(&refs, &pend[..1], &same).unwrap();
         assert_eq!(q.scaled.as_ref().map(|s| s.ratio), Some(1.0));
         assert!((q.each[0] - 1000.0).abs() < 1e-6, "{q:?}");
+        // Solved instances all of one length: no fit, but the reference prices those it has a
+        // line for; an instance without one leaves no projection.
+        let flat: Vec<InstanceResult> = (0..4)
+            .map(|i| result(i + 1, 100, 0, (there[i].1 * here[i]) as u64))
+            .collect();
+        let flat: Vec<&InstanceResult> = flat.iter().collect();
+        let f = project(&flat, &pend[..2], &reference).unwrap();
+        assert_eq!(f.fit, None);
+        assert!((f.each[0] / (4e11 * ratio) - 1.0).abs() < 1e-6, "{f:?}");
+        assert_eq!(project(&flat, &pend, &reference), None);
         // Fewer than three instances in common: the fit prices them all.
         let r = project(&refs, &pend, &reference[..2]).unwrap();
         assert_eq!((r.scaled, r.common), (None, 2));
@@ -1260,7 +1320,7 @@ mod tests {
         }
         let refs: Vec<&InstanceResult> = solved.iter().collect();
         let p = project(&refs, &pend, &[]).unwrap();
-        assert!((p.growth - 3.0).abs() < 0.6, "{p:?}");
+        assert!((p.fit.unwrap().growth - 3.0).abs() < 0.6, "{p:?}");
         let want: f64 = (90..=110)
             .step_by(2)
             .enumerate()

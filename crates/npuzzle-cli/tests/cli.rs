@@ -1857,6 +1857,26 @@ fn korf24_summary_prices_from_a_reference_run() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--reference"), "{}", stderr(&o));
+    // A directory is refused in the option's own words.
+    let d = dir.to_str().unwrap();
+    let o = npuzzle(
+        &[
+            "bench",
+            "korf24",
+            "--summary",
+            "--results",
+            f,
+            "--reference",
+            d,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("{d} is a directory: --reference takes a file")),
+        "{}",
+        stderr(&o)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
