@@ -1759,18 +1759,21 @@ fn korf24_summary_prices_from_a_reference_run() {
     std::fs::write(&file, here.join("\n") + "\n").unwrap();
     std::fs::write(&old, there.join("\n") + "\n").unwrap();
     let (f, r) = (file.to_str().unwrap(), old.to_str().unwrap());
-    let o = npuzzle(
-        &[
-            "bench",
-            "korf24",
-            "--summary",
-            "--results",
-            f,
-            "--reference",
-            r,
-        ],
-        "",
-    );
+    let with_reference = |reference: &str| {
+        npuzzle(
+            &[
+                "bench",
+                "korf24",
+                "--summary",
+                "--results",
+                f,
+                "--reference",
+                reference,
+            ],
+            "",
+        )
+    };
+    let o = with_reference(r);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
@@ -1795,18 +1798,7 @@ fn korf24_summary_prices_from_a_reference_run() {
     assert!(!alone.contains("8.24e11"), "{alone}");
     // A reference with no line for any instance left prices none: said so.
     std::fs::write(&old, there[..4].join("\n") + "\n").unwrap();
-    let o = npuzzle(
-        &[
-            "bench",
-            "korf24",
-            "--summary",
-            "--results",
-            f,
-            "--reference",
-            r,
-        ],
-        "",
-    );
+    let o = with_reference(r);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("over the 4 instances solved in both, prices none of them"),
@@ -1822,18 +1814,7 @@ fn korf24_summary_prices_from_a_reference_run() {
             + "\n",
     )
     .unwrap();
-    let o = npuzzle(
-        &[
-            "bench",
-            "korf24",
-            "--summary",
-            "--results",
-            f,
-            "--reference",
-            r,
-        ],
-        "",
-    );
+    let o = with_reference(r);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains(&format!(
@@ -1843,34 +1824,12 @@ fn korf24_summary_prices_from_a_reference_run() {
         stdout(&o)
     );
     // A reference that is missing fails at once, named.
-    let o = npuzzle(
-        &[
-            "bench",
-            "korf24",
-            "--summary",
-            "--results",
-            f,
-            "--reference",
-            "/nonexistent/x",
-        ],
-        "",
-    );
+    let o = with_reference("/nonexistent/x");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("--reference"), "{}", stderr(&o));
     // A directory is refused in the option's own words.
     let d = dir.to_str().unwrap();
-    let o = npuzzle(
-        &[
-            "bench",
-            "korf24",
-            "--summary",
-            "--results",
-            f,
-            "--reference",
-            d,
-        ],
-        "",
-    );
+    let o = with_reference(d);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains(&format!("{d} is a directory: --reference takes a file")),
