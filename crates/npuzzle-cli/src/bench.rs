@@ -385,19 +385,21 @@ impl Reference {
                 .collect::<Vec<_>>()
         };
         let own = solved_of(heuristic);
-        let other = self
-            .held
-            .iter()
-            .rev()
-            .find(|h| h.goal == form && h.solved())
-            .map(|h| h.heuristic.clone())
-            .filter(|_| own.is_empty());
+        let other = last_solved_heuristic(&self.held, form).filter(|_| own.is_empty());
         Priced {
             path: self.path.clone(),
             states: other.as_deref().map_or(own, solved_of),
             heuristic: other,
         }
     }
+}
+
+/// The databases the last solved line of `form` in `held` names.
+fn last_solved_heuristic(held: &[InstanceResult], form: &str) -> Option<String> {
+    held.iter()
+        .rev()
+        .find(|h| h.goal == form && h.solved())
+        .map(|h| h.heuristic.clone())
 }
 
 /// The solved count, their search time, and the projection for the rest of `instances`, each
@@ -463,24 +465,25 @@ fn print_projection(
                 "ln states fitted to the optimal length over the solved, and over any stopped as needing more than they spent, x{:.2} per move; one instance typically strays from the fit by a factor of {:.1} either way",
                 f.growth, f.spread
             ));
+            let priced = p.priced_from_reference();
             let how = match (&p.scaled, reference) {
-                (Some(sc), Some(r)) if sc.priced == 0 => format!(
+                (Some(sc), Some(r)) if priced == 0 => format!(
                     "{fit} ({}, x{:.2} over the {} instances solved in both, prices none of them: it has no line for any instance left, or runs here already spent far more than it says)",
                     r.path.display(),
                     sc.ratio,
-                    sc.common
+                    p.common
                 ),
                 (Some(sc), Some(r)) => {
-                    let rest = pending.len() - sc.priced;
+                    let rest = pending.len() - priced;
                     format!(
                         "{} of them each from its line in {}{}: x{:.2} the states it took there, the geometric mean over the {} instances solved in both ({:.2} to {:.2}){}",
-                        sc.priced,
+                        priced,
                         r.path.display(),
                         r.heuristic
                             .as_ref()
                             .map_or(String::new(), |h| format!(" (databases {h})")),
                         sc.ratio,
-                        sc.common,
+                        p.common,
                         sc.range.0,
                         sc.range.1,
                         if rest > 0 {
@@ -713,11 +716,13 @@ fn korf_summary(
     // file's results), or of the last line when none is solved, or, when there is no line (a
     // first run killed before any instance ended), of the lowest-numbered checkpoint beside it
     // that `fits` its own instance, this form and the optimum.
-    let of_form = || held.iter().rev().filter(|h| h.goal == form);
-    let Some(heuristic) = of_form()
-        .find(|h| h.solved())
-        .or_else(|| of_form().next())
-        .map(|h| h.heuristic.clone())
+    let Some(heuristic) = last_solved_heuristic(&held, form)
+        .or_else(|| {
+            held.iter()
+                .rev()
+                .find(|h| h.goal == form)
+                .map(|h| h.heuristic.clone())
+        })
         .or_else(|| {
             KeptCheckpoint::beside(path)
                 .into_iter()

@@ -612,6 +612,14 @@ pub struct Projection {
     pub common: usize,
 }
 
+impl Projection {
+    /// How many pending instances were priced from their reference lines (the others,
+    /// without one or where a run already spent far more than it says, from the fit).
+    pub fn priced_from_reference(&self) -> usize {
+        self.from_reference.iter().filter(|&&f| f).count()
+    }
+}
+
 /// The fit of `ln states` to the optimal length (see [`project`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Fit {
@@ -627,15 +635,11 @@ pub struct Fit {
 /// `ratio`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scaled {
-    /// Instances solved both here and in the reference, whose ratios make `ratio`.
-    pub common: usize,
-    /// The geometric mean over them of states here over states in the reference.
+    /// The geometric mean, over the instances solved both here and in the reference
+    /// ([`Projection::common`]), of states here over states in the reference.
     pub ratio: f64,
     /// The least and the greatest of those ratios.
     pub range: (f64, f64),
-    /// How many pending instances were priced this way (the others, without a reference line
-    /// or where a run already spent far more than it says, from the fit).
-    pub priced: usize,
 }
 
 impl Projection {
@@ -858,16 +862,13 @@ pub fn project(
         })
         .collect();
     let each = each?;
-    let priced = from_reference.iter().filter(|&&f| f).count();
     let scaled = by_reference.map(|(mean, _)| Scaled {
-        common: ratios.len(),
         ratio: mean.exp(),
         range: ratios
             .iter()
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &r| {
                 (lo.min(r.exp()), hi.max(r.exp()))
             }),
-        priced,
     });
     Some(Projection {
         each,
@@ -1217,7 +1218,7 @@ mod tests {
         let p = project(&refs, &pend, &reference).unwrap();
         let ratio = (0.7f64 * 0.9 * 0.8 * 0.8).powf(0.25);
         let s = p.scaled.clone().unwrap();
-        assert_eq!((s.common, s.priced), (4, 2), "{p:?}");
+        assert_eq!((p.common, p.priced_from_reference()), (4, 2), "{p:?}");
         assert!((s.ratio - ratio).abs() < 1e-6, "{p:?}");
         assert!((s.range.0 - 0.7).abs() < 1e-6 && (s.range.1 - 0.9).abs() < 1e-6);
         assert!((p.each[0] / (4e11 * ratio) - 1.0).abs() < 1e-6, "{p:?}");
@@ -1245,7 +1246,8 @@ mod tests {
         let q = project(&refs, &stopped(2e10), &reference).unwrap();
         let unreferenced = project(&refs, &stopped(2e10), &[]).unwrap();
         assert_eq!(q.from_reference, [false]);
-        assert_eq!(q.scaled.as_ref().map(|s| s.priced), Some(0));
+        assert!(q.scaled.is_some());
+        assert_eq!(q.priced_from_reference(), 0);
         assert!(
             (q.each[0] - unreferenced.each[0]).abs() < 1e-6 * q.each[0],
             "{q:?}"
