@@ -105,6 +105,17 @@ pub fn partition(spec: &str) -> std::result::Result<String, String> {
     }
 }
 
+/// A command-line value parser for a database cache directory (`--pdb-dir`): a path that
+/// exists and is not a directory (a file in its place) is a usage error before anything is
+/// read or built; a missing one is made when something is saved there.
+pub fn cache_dir(path: &str) -> std::result::Result<std::path::PathBuf, String> {
+    let dir = std::path::PathBuf::from(path);
+    match std::fs::metadata(&dir) {
+        Ok(m) if !m.is_dir() => Err("not a directory".into()),
+        _ => Ok(dir),
+    }
+}
+
 /// A command-line value parser for whole numbers from `min` to `max`, with a message saying
 /// so in words (clap's own range check would print Rust's `1..=5`).
 pub fn whole_number<T>(

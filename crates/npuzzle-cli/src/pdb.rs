@@ -28,7 +28,7 @@ pub struct PdbOptions {
     pub pdb: Option<String>,
     /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
     /// empty, else npuzzle/pdb in the user's cache directory).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
     pub pdb_dir: Option<PathBuf>,
 }
 
@@ -210,14 +210,14 @@ pub enum PdbAction {
         /// Rebuild even when a valid file is cached.
         #[arg(long)]
         force: bool,
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,
     },
     /// List the cached databases and tables with their headers.
     Info {
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,
@@ -225,7 +225,7 @@ pub enum PdbAction {
     /// Check every cached database and table as loading does (header, checksums, the
     /// entries' meaning); exit 1 if any is damaged.
     Verify {
-        #[arg(long, value_name = "DIR")]
+        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,

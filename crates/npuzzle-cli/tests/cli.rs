@@ -265,6 +265,64 @@ fn pattern_databases_on_a_board_past_32_cells() {
     );
 }
 
+/// A named partition is never silently dropped: with an explicit search method it makes
+/// `pdb` the heuristic (and must fit the board); where `auto` answers from the complete table,
+/// or the method uses no heuristic, stderr says it is not used.
+#[test]
+fn a_named_partition_is_used_or_said_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let board = "2 3 4 1 5 x 7 6 8\n";
+    let replayed = |o: &Output| assert_solves(board, stdout(o).trim(), GOAL, 19);
+    let args = |extra: &[&'static str]| {
+        let mut a = vec!["solve", "--stats", "--pdb-dir", d];
+        a.extend_from_slice(extra);
+        a
+    };
+    let o = npuzzle(
+        &args(&["--algorithm", "idastar", "--pdb", "1,2,3,4/5,6,7,8"]),
+        board,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    replayed(&o);
+    assert!(
+        stderr(&o).contains("idastar+pdb databases=1,2,3,4/5,6,7,8 length=19"),
+        "{}",
+        stderr(&o)
+    );
+    let o = npuzzle(&args(&["--algorithm", "idastar", "--pdb", "7-8"]), board);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "error\n");
+    assert!(
+        stderr(&o).contains("line 1: the 7-8 partition is for 4x4 boards, not 3x3"),
+        "{}",
+        stderr(&o)
+    );
+    let o = npuzzle(&args(&["--pdb", "7-8"]), board);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    replayed(&o);
+    assert!(
+        stderr(&o).contains(
+            "the partition 7-8 is not used for 3x3 boards: the complete table answers them"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let o = npuzzle(
+        &args(&["--algorithm", "bfs", "--pdb", "1,2,3,4/5,6,7,8"]),
+        board,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    replayed(&o);
+    assert!(
+        stderr(&o).contains(
+            "the partition 1,2,3,4/5,6,7,8 is not used: the algorithm bfs searches without a heuristic"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}
+
 /// A size starting with a minus sign is read as a (bad) size, not taken for an option. (Not
 /// `explore`'s positional size: there a mistyped option would be read as the size.)
 #[test]
@@ -1551,7 +1609,7 @@ fn the_database_cache_never_says_ok_to_what_solve_would_reject() {
         "1 2 3 4 5 6 7 8 x",
         31,
     );
-    // A cache directory that is a file: nothing is built, exit 1.
+    // A cache directory that is a file: nothing is built, exit 2.
     let file = dir.join("a-file");
     std::fs::write(&file, b"").unwrap();
     let o = npuzzle(
@@ -1567,17 +1625,58 @@ fn the_database_cache_never_says_ok_to_what_solve_would_reject() {
         ],
         "",
     );
-    assert_eq!(o.status.code(), Some(1));
-    // Named as a file where the directory should be, not as the system's "File exists".
+    // Named as a file where the directory should be, not as the system's "File exists"; a
+    // usage error, for every command taking the option, before anything is read or built.
+    let said = |o: &Output| {
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(o));
+        assert_eq!(stdout(o), "");
+        let said = stderr(o);
+        assert!(
+            said.contains(&format!(
+                "invalid value '{}' for '--pdb-dir <DIR>': not a directory",
+                file.display()
+            )),
+            "{said}"
+        );
+        assert!(
+            !said.contains("File exists") && !said.contains("building"),
+            "{said}"
+        );
+    };
+    said(&o);
+    let f = file.to_str().unwrap();
+    said(&npuzzle(
+        &["solve", "--pdb", "5-5-5", "--pdb-dir", f],
+        "1 2 3 4 5 6 7 8 9 10 11 12 13 14 x 15\n",
+    ));
+    said(&npuzzle(&["pdb", "info", "--pdb-dir", f], ""));
+    said(&npuzzle(&["bench", "korf100", "--pdb-dir", f], ""));
+    // Below a file: the directory cannot be made, and `pdb build` says so before building.
+    let below = file.join("sub");
+    let o = npuzzle(
+        &[
+            "pdb",
+            "build",
+            "--size",
+            "3x3",
+            "--partition",
+            "blocks-4",
+            "--pdb-dir",
+            below.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let said = stderr(&o);
     assert!(
         said.contains(&format!(
-            "cannot save pattern databases: {}: not a directory",
+            "cannot save pattern databases: {}: not a directory: {} is a file",
+            below.display(),
             file.display()
         )),
         "{said}"
     );
-    assert!(!said.contains("File exists"), "{said}");
+    assert!(!said.contains("building"), "{said}");
 }
 
 /// `explore` prints each distance as it goes and the summary; JSON holds the whole report;

@@ -98,10 +98,18 @@ pub(crate) fn io_err(path: &Path, source: std::io::Error) -> PdbError {
 /// "File exists".
 fn make_dir(dir: &Path) -> Result<(), PdbError> {
     fs::create_dir_all(dir).map_err(|e| {
-        let e = if dir.is_file() {
-            std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory")
-        } else {
-            e
+        // A file where the directory, or one of its parents, should be: named as such, not
+        // as the system's "File exists" or "Not a directory (os error 20)".
+        let in_the_way = dir.ancestors().find(|a| a.is_file());
+        let e = match in_the_way {
+            Some(f) if f == dir => {
+                std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory")
+            }
+            Some(f) => std::io::Error::new(
+                std::io::ErrorKind::NotADirectory,
+                format!("not a directory: {} is a file", f.display()),
+            ),
+            None => e,
         };
         io_err(dir, e)
     })

@@ -531,6 +531,9 @@ pub enum PdbEvent {
     },
     /// `auto` goes without databases: they could not be loaded or built.
     Unavailable(String),
+    /// A partition was named for boards that `auto` answers without databases (a complete
+    /// table, or linear conflict below 16 cells): why it is not used.
+    NotUsed(String),
     /// A cached zero-aware table is damaged and may not be rebuilt here: the searches read the
     /// additive entries instead. The file and why.
     ZeroAwareUnavailable(std::path::PathBuf, String),
@@ -606,6 +609,7 @@ impl PdbEvent {
             PdbEvent::Unavailable(why) => {
                 format!("no pattern databases ({why}); solving without them")
             }
+            PdbEvent::NotUsed(why) => why.clone(),
             PdbEvent::ZeroAwareUnavailable(path, why) => format!(
                 "warning: {} is unusable ({why}); searching with the additive entries (`npuzzle pdb build` rebuilds it)",
                 path.display()

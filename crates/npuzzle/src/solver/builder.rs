@@ -432,6 +432,15 @@ impl SolverBuilder {
                 h.name()
             ));
         }
+        if let Some(partition) = &self.source.partition
+            && !matches!(self.algorithm, Algorithm::Auto | Algorithm::Near)
+            && !self.algorithm.uses_heuristic()
+        {
+            unused.push(format!(
+                "the partition {partition} is not used: the algorithm {} searches without a heuristic",
+                self.algorithm.name()
+            ));
+        }
         let near_runs =
             self.fallback || matches!(self.algorithm, Algorithm::Near | Algorithm::Auto);
         if self.effort != Effort::default() && !near_runs {
@@ -448,14 +457,30 @@ impl SolverBuilder {
     /// cached complete table (see [`Plan::wants_databases`], [`Plan::wants_table`]): making
     /// it may load or build them.
     pub fn wants_provisions(&self, shape: Shape) -> bool {
-        Plan::wants_databases(shape, self.algorithm, self.heuristic)
+        Plan::wants_databases(shape, self.algorithm, self.asked_heuristic())
             || Plan::wants_table(shape, self.algorithm)
     }
 
     /// The plan for boards of `shape` without pattern databases (what would run for them
     /// before any database is loaded).
     pub fn plan_for(&self, shape: Shape) -> Result<Plan, SolveError> {
-        Plan::decide(shape, self.algorithm, self.heuristic, Provided::default())
+        Plan::decide(
+            shape,
+            self.algorithm,
+            self.asked_heuristic(),
+            Provided::default(),
+        )
+    }
+
+    /// The heuristic asked for: the one named, else `pdb` when a partition is named for a
+    /// method given explicitly that searches with a heuristic (`idastar`, `astar`, `greedy`):
+    /// naming the databases asks for them. `auto` and `near` take a named partition as the
+    /// one to use wherever they use databases.
+    fn asked_heuristic(&self) -> Option<HeuristicKind> {
+        let explicit_search = self.algorithm.uses_heuristic() && self.algorithm != Algorithm::Near;
+        self.heuristic.or_else(|| {
+            (self.source.partition.is_some() && explicit_search).then_some(HeuristicKind::Pdb)
+        })
     }
 
     /// Makes the solver: the [`Plan`] decides method and heuristic, after the databases it
@@ -463,17 +488,29 @@ impl SolverBuilder {
     /// or a named partition without usable databases is an error; `auto` does without them.
     pub fn build(self) -> Result<Solver, SolveError> {
         let shape = self.goal.shape();
-        let set = if Plan::wants_databases(shape, self.algorithm, self.heuristic) {
+        let heuristic = self.asked_heuristic();
+        let set = if Plan::wants_databases(shape, self.algorithm, heuristic) {
             self.databases()?
         } else {
             if let Some(partition) = &self.source.partition
-                && self.heuristic.is_none()
-                && shape.cells() > crate::search::eval::MAX_CELLS
+                && heuristic.is_none()
             {
-                self.source.event(PdbEvent::Unavailable(format!(
-                    "partition {partition} does not fit {shape} boards: they serve boards of at most {} cells",
-                    crate::search::eval::MAX_CELLS
-                )));
+                if shape.cells() > MAX_CELLS {
+                    self.source.event(PdbEvent::Unavailable(format!(
+                        "partition {partition} does not fit {shape} boards: they serve boards of at most {MAX_CELLS} cells"
+                    )));
+                } else if matches!(self.algorithm, Algorithm::Auto | Algorithm::Near)
+                    && let Ok(plan) = self.plan_for(shape)
+                {
+                    let answered_by = match plan.heuristic {
+                        Some(h) => format!("{}+{}", plan.method.name(), h.name()),
+                        None if plan.method == Algorithm::Table => "the complete table".into(),
+                        None => plan.method.name().to_string(),
+                    };
+                    self.source.event(PdbEvent::NotUsed(format!(
+                        "the partition {partition} is not used for {shape} boards: {answered_by} answers them (the pdb heuristic searches with the partition)"
+                    )));
+                }
             }
             None
         };
@@ -493,7 +530,7 @@ impl SolverBuilder {
             databases: set.is_some(),
             table: table.is_some(),
         };
-        let plan = Plan::decide(shape, self.algorithm, self.heuristic, provided)?;
+        let plan = Plan::decide(shape, self.algorithm, heuristic, provided)?;
         Solver::assemble(self.goal, self.algorithm, plan, (set, table), self.limits).map(|s| {
             s.with_fallback(self.fallback)
                 .with_single_thread(self.single_thread)
@@ -506,7 +543,7 @@ impl SolverBuilder {
     /// and without a cached set it builds the quick one for the shape. Failing to provide
     /// them is an error only when they were asked for by name or heuristic.
     fn databases(&self) -> Result<Option<Arc<PdbSet>>, SolveError> {
-        let explicit = self.heuristic == Some(HeuristicKind::Pdb);
+        let explicit = self.asked_heuristic() == Some(HeuristicKind::Pdb);
         let canonical = Canonical::of(&self.goal).goal;
         let named = self.source.partition.as_deref();
         let given = self.loaded.iter().find(|s| {
