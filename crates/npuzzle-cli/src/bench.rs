@@ -66,7 +66,7 @@ pub enum Which {
         partition: Option<String>,
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
-        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
+        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir())]
         pdb_dir: Option<std::path::PathBuf>,
         /// Use the blank-last form of the instances (default: Korf's blank-first form).
         #[arg(long)]
@@ -126,7 +126,7 @@ pub enum Which {
         partition: Option<String>,
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
-        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
+        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir())]
         pdb_dir: Option<std::path::PathBuf>,
         /// Use the blank-last form of the instances (default: Korf's blank-first form).
         #[arg(long)]
@@ -142,7 +142,7 @@ pub enum Which {
         partition: Option<String>,
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
-        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
+        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir())]
         pdb_dir: Option<std::path::PathBuf>,
         /// Use the blank-first form (default: the blank-last form they were published in).
         #[arg(long)]

@@ -104,6 +104,8 @@ pub fn run(run: LargeRun) -> Result<ExitCode> {
         "worst time",
         "peak MB"
     );
+    // Each option-not-used sentence once, not once per size and algorithm.
+    let mut said: Vec<String> = Vec::new();
     for &shape in &run.sizes {
         let goal = Board::goal(shape);
         let count = run.boards.unwrap_or_else(|| default_boards(shape));
@@ -129,11 +131,17 @@ pub fn run(run: LargeRun) -> Result<ExitCode> {
             let bound = Manhattan::new(goal);
             for &alg in &run.algorithms {
                 let algorithm = alg.algorithm();
-                let solver = SolverBuilder::new(goal.clone())
+                let builder = SolverBuilder::new(goal.clone())
                     .algorithm(algorithm)
                     .effort(run.effort)
-                    .pdb_source(run.pdb.source(npuzzle::Use::Check))
-                    .build()?;
+                    .pdb_source(run.pdb.source(npuzzle::Use::Check));
+                for unused in builder.unused_options() {
+                    if !said.contains(&unused) {
+                        eprintln!("npuzzle: warning: {unused}");
+                        said.push(unused);
+                    }
+                }
+                let solver = builder.build()?;
                 reset_peak();
                 let mut row = Row::default();
                 for (board, optimum) in boards {

@@ -400,6 +400,18 @@ fn plot(path: &PathBuf, rows: &[Row]) -> Result<()> {
 /// Runs `npuzzle compare`.
 pub fn run(args: CompareArgs) -> Result<ExitCode> {
     let limits = args.limits.to_limits()?;
+    let algorithms: Vec<Algorithm> = args.algorithms.iter().map(|a| a.algorithm()).collect();
+    let pdb_rows = algorithms.iter().any(|a| {
+        matches!(a, Algorithm::Auto | Algorithm::Near)
+            || a.uses_heuristic() && args.heuristics.contains(&HeuristicArg::Pdb)
+    });
+    if let Some(partition) = &args.pdb.pdb
+        && !pdb_rows
+    {
+        eprintln!(
+            "npuzzle: warning: the partition {partition} is not used: no row of this comparison searches with pattern databases (`--heuristics pdb` adds such rows)"
+        );
+    }
     if let Some(path) = &args.plot {
         input::writable_later(path, "--plot")?;
     }

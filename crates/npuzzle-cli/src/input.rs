@@ -105,15 +105,21 @@ pub fn partition(spec: &str) -> std::result::Result<String, String> {
     }
 }
 
-/// A command-line value parser for a database cache directory (`--pdb-dir`): a path that
-/// exists and is not a directory (a file in its place) is a usage error before anything is
-/// read or built; a missing one is made when something is saved there.
-pub fn cache_dir(path: &str) -> std::result::Result<std::path::PathBuf, String> {
-    let dir = std::path::PathBuf::from(path);
-    match std::fs::metadata(&dir) {
-        Ok(m) if !m.is_dir() => Err("not a directory".into()),
-        _ => Ok(dir),
-    }
+/// A command-line value parser for a database cache directory (`--pdb-dir`): anything there
+/// but a directory (a file, a broken link) is a usage error before anything is read or built,
+/// and so is an empty value (which would name the current directory); a missing directory is
+/// made when something is saved there. Any path the system takes, UTF-8 or not.
+pub fn cache_dir() -> impl clap::builder::TypedValueParser<Value = std::path::PathBuf> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PathBufValueParser::new().try_map(|dir: std::path::PathBuf| {
+        if dir.as_os_str().is_empty() {
+            Err("an empty value names no directory")
+        } else if dir.symlink_metadata().is_ok() && !dir.is_dir() {
+            Err("not a directory")
+        } else {
+            Ok(dir)
+        }
+    })
 }
 
 /// A command-line value parser for whole numbers from `min` to `max`, with a message saying

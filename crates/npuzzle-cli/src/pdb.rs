@@ -23,12 +23,14 @@ pub struct PdbOptions {
     /// Pattern-database partition: 7-8, 6-6-3, 5-5-5 (4×4), 6-6-6-6 (5×5), blocks-K (any board
     /// of 16 to 32 cells) or tile lists such as 1,2,3,4,5,6,7,8/9,10,11,12,13,14,15 (default
     /// for auto: the strongest cached preset, else 6-6-3 on 4×4, 6-6-6-6 on 5×5; blocks-K on other
-    /// boards).
+    /// boards). Named with astar, idastar or greedy and no --heuristic, it makes pdb the
+    /// heuristic; where it is not used (a board with a complete table, a method without a
+    /// heuristic), stderr says so.
     #[arg(long, value_name = "PARTITION", value_parser = crate::input::partition)]
     pub pdb: Option<String>,
     /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
     /// empty, else npuzzle/pdb in the user's cache directory).
-    #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
+    #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir())]
     pub pdb_dir: Option<PathBuf>,
 }
 
@@ -210,14 +212,14 @@ pub enum PdbAction {
         /// Rebuild even when a valid file is cached.
         #[arg(long)]
         force: bool,
-        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
+        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir())]
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,
     },
     /// List the cached databases and tables with their headers.
     Info {
-        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
+        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir())]
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,
@@ -225,7 +227,7 @@ pub enum PdbAction {
     /// Check every cached database and table as loading does (header, checksums, the
     /// entries' meaning); exit 1 if any is damaged.
     Verify {
-        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir)]
+        #[arg(long, value_name = "DIR", value_parser = crate::input::cache_dir())]
         /// Directory of cached pattern databases (default: $NPUZZLE_PDB_DIR when set and not
         /// empty, else npuzzle/pdb in the user's cache directory).
         pdb_dir: Option<PathBuf>,

@@ -35,8 +35,9 @@ pub struct SolveArgs {
     pub algorithm: AlgorithmArg,
     /// Heuristic for astar, idastar, greedy and near (default: pattern databases for auto on
     /// boards of 16 to 32 cells, and for near there where they are cached or quick to build;
-    /// linear conflict otherwise). Naming one with auto on a board past 32 cells searches
-    /// optimally with it instead of answering near-optimally.
+    /// for astar, idastar and greedy when --pdb names a partition; linear conflict otherwise).
+    /// Naming one with auto on a board past 32 cells searches optimally with it instead of
+    /// answering near-optimally.
     #[arg(long, value_enum)]
     pub heuristic: Option<HeuristicArg>,
     #[command(flatten)]

@@ -298,13 +298,47 @@ fn a_named_partition_is_used_or_said_unused() {
         "{}",
         stderr(&o)
     );
-    let o = npuzzle(&args(&["--pdb", "7-8"]), board);
+    // Said once for the size, however many boards: two lines here.
+    let o = npuzzle(&args(&["--pdb", "7-8"]), &board.repeat(2));
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    replayed(&o);
+    let answers: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(answers.len(), 2, "{}", stdout(&o));
+    for a in &answers {
+        assert_solves(board, a, GOAL, 19);
+    }
+    let said = "warning: the partition 7-8 is not used for 3x3 boards: the complete table answers them (the partition does not fit them either)";
+    assert_eq!(stderr(&o).matches(said).count(), 1, "{}", stderr(&o));
+    // 13 to 15 cells: no table, linear conflict answers under auto.
+    let five_by_three = "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14\n";
+    let o = npuzzle(
+        &args(&["--size", "5x3", "--pdb", "1,2,3,4,5,6,7/8,9,10,11,12,13,14"]),
+        five_by_three,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "r\n");
     assert!(
-        stderr(&o).contains(
-            "the partition 7-8 is not used for 3x3 boards: the complete table answers them"
-        ),
+        stderr(&o).contains("is not used for 5x3 boards: idastar+linear-conflict answers them (the pdb heuristic searches with the partition)"),
+        "{}",
+        stderr(&o)
+    );
+    // Past 32 cells an explicit search is refused, saying why the databases were wanted.
+    let six: Vec<String> = (1..35).map(|t| t.to_string()).collect();
+    let o = npuzzle(
+        &args(&["--algorithm", "idastar", "--pdb", "5-5-5"]),
+        &format!("{} x 35\n", six.join(" ")),
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "error\n");
+    assert!(
+        stderr(&o).contains("(the partition 5-5-5, named for idastar, makes pdb its heuristic)"),
+        "{}",
+        stderr(&o)
+    );
+    // A comparison without a row over databases says the partition is idle.
+    let o = npuzzle(&["compare", "--per-depth", "1", "--pdb", "7-8"], "");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the partition 7-8 is not used: no row of this comparison searches with pattern databases"),
         "{}",
         stderr(&o)
     );
@@ -1651,6 +1685,18 @@ fn the_database_cache_never_says_ok_to_what_solve_would_reject() {
     ));
     said(&npuzzle(&["pdb", "info", "--pdb-dir", f], ""));
     said(&npuzzle(&["bench", "korf100", "--pdb-dir", f], ""));
+    // A broken link in its place is no directory either; an empty value names none.
+    let dangling = dir.join("dangling-link");
+    let _ = std::fs::remove_file(&dangling);
+    std::os::unix::fs::symlink("/nonexistent", &dangling).unwrap();
+    let o = npuzzle(
+        &["pdb", "info", "--pdb-dir", dangling.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a directory"), "{}", stderr(&o));
+    let o = npuzzle(&["pdb", "info", "--pdb-dir", ""], "");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     // Below a file: the directory cannot be made, and `pdb build` says so before building.
     let below = file.join("sub");
     let o = npuzzle(

@@ -609,7 +609,7 @@ impl PdbEvent {
             PdbEvent::Unavailable(why) => {
                 format!("no pattern databases ({why}); solving without them")
             }
-            PdbEvent::NotUsed(why) => why.clone(),
+            PdbEvent::NotUsed(why) => format!("warning: {why}"),
             PdbEvent::ZeroAwareUnavailable(path, why) => format!(
                 "warning: {} is unusable ({why}); searching with the additive entries (`npuzzle pdb build` rebuilds it)",
                 path.display()

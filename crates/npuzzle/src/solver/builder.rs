@@ -8,6 +8,12 @@
 //! none is, the shape's default ([`Partition::default_for`]) is built if the policy allows.
 //! The near-optimal solver (`near`) uses the strongest cached set too, but builds only quick
 //! ones ([`Partition::quick_for`]).
+//!
+//! A named partition is never dropped without a word: with an explicit `astar`, `idastar` or
+//! `greedy` and no heuristic it makes `pdb` the heuristic; for boards that `auto` answers
+//! without databases (a complete table, linear conflict below 16 cells) a
+//! [`PdbEvent::NotUsed`] says so, and [`SolverBuilder::unused_options`] names the methods
+//! that use no heuristic.
 
 use crate::board::{Board, Shape};
 use crate::heuristic::HeuristicKind;
@@ -431,8 +437,7 @@ impl SolverBuilder {
                 "the partition {partition} is not used: the heuristic {} searches without pattern databases",
                 h.name()
             ));
-        }
-        if let Some(partition) = &self.source.partition
+        } else if let Some(partition) = &self.source.partition
             && !matches!(self.algorithm, Algorithm::Auto | Algorithm::Near)
             && !self.algorithm.uses_heuristic()
         {
@@ -494,23 +499,11 @@ impl SolverBuilder {
         } else {
             if let Some(partition) = &self.source.partition
                 && heuristic.is_none()
+                && shape.cells() > MAX_CELLS
             {
-                if shape.cells() > MAX_CELLS {
-                    self.source.event(PdbEvent::Unavailable(format!(
-                        "partition {partition} does not fit {shape} boards: they serve boards of at most {MAX_CELLS} cells"
-                    )));
-                } else if matches!(self.algorithm, Algorithm::Auto | Algorithm::Near)
-                    && let Ok(plan) = self.plan_for(shape)
-                {
-                    let answered_by = match plan.heuristic {
-                        Some(h) => format!("{}+{}", plan.method.name(), h.name()),
-                        None if plan.method == Algorithm::Table => "the complete table".into(),
-                        None => plan.method.name().to_string(),
-                    };
-                    self.source.event(PdbEvent::NotUsed(format!(
-                        "the partition {partition} is not used for {shape} boards: {answered_by} answers them (the pdb heuristic searches with the partition)"
-                    )));
-                }
+                self.source.event(PdbEvent::Unavailable(format!(
+                    "partition {partition} does not fit {shape} boards: they serve boards of at most {MAX_CELLS} cells"
+                )));
             }
             None
         };
@@ -530,12 +523,53 @@ impl SolverBuilder {
             databases: set.is_some(),
             table: table.is_some(),
         };
-        let plan = Plan::decide(shape, self.algorithm, heuristic, provided)?;
+        let plan = Plan::decide(shape, self.algorithm, heuristic, provided).map_err(|e| {
+            match (e, &self.source.partition) {
+                // Asked for by naming the partition, not the heuristic: say so.
+                (SolveError::NoDatabases(why), Some(partition)) if self.heuristic.is_none() => {
+                    SolveError::NoDatabases(format!(
+                        "{why} (the partition {partition}, named for {}, makes pdb its heuristic)",
+                        self.algorithm.name()
+                    ))
+                }
+                (e, _) => e,
+            }
+        })?;
+        self.say_if_partition_unused(shape, &plan);
         Solver::assemble(self.goal, self.algorithm, plan, (set, table), self.limits).map(|s| {
             s.with_fallback(self.fallback)
                 .with_single_thread(self.single_thread)
                 .with_effort(self.effort)
         })
+    }
+
+    /// Tells the source's events when a named partition is not used for boards of `shape`
+    /// that `auto` or `near` answers without databases ([`PdbEvent::NotUsed`]; past 32
+    /// cells [`SolverBuilder::build`] says so itself), worded from the plan that answers them.
+    fn say_if_partition_unused(&self, shape: Shape, plan: &Plan) {
+        let Some(partition) = &self.source.partition else {
+            return;
+        };
+        let answered_without = self.heuristic.is_none()
+            && matches!(self.algorithm, Algorithm::Auto | Algorithm::Near)
+            && shape.cells() <= MAX_CELLS
+            && !Plan::wants_databases(shape, self.algorithm, None);
+        if !answered_without {
+            return;
+        }
+        let answered_by = match plan.heuristic {
+            Some(h) => format!("{}+{}", plan.method.name(), h.name()),
+            None if plan.method == Algorithm::Table => "the complete table".into(),
+            None => plan.method.name().to_string(),
+        };
+        let instead = if Partition::parse(partition, shape).is_ok() {
+            "the pdb heuristic searches with the partition"
+        } else {
+            "the partition does not fit them either"
+        };
+        self.source.event(PdbEvent::NotUsed(format!(
+            "the partition {partition} is not used for {shape} boards: {answered_by} answers them ({instead})"
+        )));
     }
 
     /// The databases for this solver's goal: one given that serves it, else from the

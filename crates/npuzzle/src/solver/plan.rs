@@ -13,7 +13,9 @@
 //!   not optimal) past 16 cells, where an optimal search without databases is hopeless.
 //!
 //! An explicit method runs as asked, with the databases when they were wanted and provided,
-//! else with the named heuristic or linear conflict. Whether databases may be built when they
+//! else with the named heuristic or linear conflict. (A partition named for an explicit
+//! `astar`, `idastar` or `greedy` without a heuristic reaches the plan as the `pdb`
+//! heuristic: [`crate::SolverBuilder`] asks for what was named.) Whether databases may be built when they
 //! are not cached is a policy per use ([`Use::building`]), not a decision of the front ends.
 
 use crate::board::Shape;
