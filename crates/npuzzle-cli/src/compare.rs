@@ -408,8 +408,13 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     if let Some(partition) = &args.pdb.pdb
         && !pdb_rows
     {
+        let adds = if args.heuristics.contains(&HeuristicArg::Pdb) {
+            "astar or idastar in `--algorithms` adds such rows"
+        } else {
+            "`--heuristics pdb` adds such rows"
+        };
         eprintln!(
-            "npuzzle: warning: the partition {partition} is not used: no row of this comparison searches with pattern databases (`--heuristics pdb` adds such rows)"
+            "npuzzle: warning: the partition {partition} is not used: no row of this comparison searches with pattern databases ({adds})"
         );
     }
     if let Some(path) = &args.plot {

@@ -308,6 +308,23 @@ fn a_named_partition_is_used_or_said_unused() {
     }
     let said = "warning: the partition 7-8 is not used for 3x3 boards: the complete table answers them (the partition does not fit them either)";
     assert_eq!(stderr(&o).matches(said).count(), 1, "{}", stderr(&o));
+    // A heuristic named with auto where the table answers: said, not loaded or built.
+    let o = npuzzle(
+        &args(&["--heuristic", "pdb", "--pdb", "1,2,3,4/5,6,7,8"]),
+        board,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    replayed(&o);
+    assert!(
+        stderr(&o).contains("warning: the partition 1,2,3,4/5,6,7,8 and the heuristic pdb are not used for 3x3 boards: the complete table answers them"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("table length=19") && !stderr(&o).contains("building"),
+        "{}",
+        stderr(&o)
+    );
     // 13 to 15 cells: no table, linear conflict answers under auto.
     let five_by_three = "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14\n";
     let o = npuzzle(

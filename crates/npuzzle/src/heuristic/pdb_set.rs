@@ -531,8 +531,8 @@ pub enum PdbEvent {
     },
     /// `auto` goes without databases: they could not be loaded or built.
     Unavailable(String),
-    /// A partition was named for boards that `auto` answers without databases (a complete
-    /// table, or linear conflict below 16 cells): why it is not used.
+    /// A partition (or a heuristic) was named for boards that `auto` answers another way (a
+    /// complete table, or linear conflict below 16 cells): why it is not used.
     NotUsed(String),
     /// A cached zero-aware table is damaged and may not be rebuilt here: the searches read the
     /// additive entries instead. The file and why.

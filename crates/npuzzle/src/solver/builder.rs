@@ -543,18 +543,27 @@ impl SolverBuilder {
         })
     }
 
-    /// Tells the source's events when a named partition is not used for boards of `shape`
-    /// that `auto` or `near` answers without databases ([`PdbEvent::NotUsed`]; past 32
-    /// cells [`SolverBuilder::build`] says so itself), worded from the plan that answers them.
+    /// Tells the source's events when a named partition or heuristic is not used for boards
+    /// of `shape` that `auto` or `near` answers another way ([`PdbEvent::NotUsed`]): the
+    /// complete table, or linear conflict below 16 cells (past 32 cells
+    /// [`SolverBuilder::build`] says so itself), worded from the plan that answers them.
     fn say_if_partition_unused(&self, shape: Shape, plan: &Plan) {
-        let Some(partition) = &self.source.partition else {
+        if !matches!(self.algorithm, Algorithm::Auto | Algorithm::Near) || shape.cells() > MAX_CELLS
+        {
             return;
-        };
-        let answered_without = self.heuristic.is_none()
-            && matches!(self.algorithm, Algorithm::Auto | Algorithm::Near)
-            && shape.cells() <= MAX_CELLS
-            && !Plan::wants_databases(shape, self.algorithm, None);
-        if !answered_without {
+        }
+        let partition = self.source.partition.as_ref();
+        let mut named = Vec::new();
+        if plan.method == Algorithm::Table {
+            named.extend(partition.map(|p| format!("the partition {p}")));
+            named.extend(
+                self.heuristic
+                    .map(|h| format!("the heuristic {}", h.name())),
+            );
+        } else if self.heuristic.is_none() && !Plan::wants_databases(shape, self.algorithm, None) {
+            named.extend(partition.map(|p| format!("the partition {p}")));
+        }
+        if named.is_empty() {
             return;
         }
         let answered_by = match plan.heuristic {
@@ -562,13 +571,16 @@ impl SolverBuilder {
             None if plan.method == Algorithm::Table => "the complete table".into(),
             None => plan.method.name().to_string(),
         };
-        let instead = if Partition::parse(partition, shape).is_ok() {
-            "the pdb heuristic searches with the partition"
-        } else {
-            "the partition does not fit them either"
+        let fits = partition.is_none_or(|p| Partition::parse(p, shape).is_ok());
+        let instead = match (plan.method == Algorithm::Table, fits) {
+            (_, false) => "the partition does not fit them either",
+            (true, true) => "an explicit method such as idastar searches with what was named",
+            (false, true) => "the pdb heuristic searches with the partition",
         };
+        let verb = if named.len() > 1 { "are" } else { "is" };
         self.source.event(PdbEvent::NotUsed(format!(
-            "the partition {partition} is not used for {shape} boards: {answered_by} answers them ({instead})"
+            "{} {verb} not used for {shape} boards: {answered_by} answers them ({instead})",
+            named.join(" and ")
         )));
     }
 

@@ -57,8 +57,11 @@ impl Plan {
         algorithm: Algorithm,
         heuristic: Option<HeuristicKind>,
     ) -> bool {
-        // None exist past the engine's cells: nothing to load or build before the refusal.
-        shape.cells() <= MAX_CELLS && heuristic == Some(HeuristicKind::Pdb)
+        // None exist past the engine's cells: nothing to load or build before the refusal;
+        // nor for `auto` where the complete table, made in memory, answers anyway.
+        shape.cells() <= MAX_CELLS
+            && heuristic == Some(HeuristicKind::Pdb)
+            && !(algorithm == Algorithm::Auto && Table::is_quick(shape))
             || (heuristic.is_none()
                 && matches!(algorithm, Algorithm::Auto | Algorithm::Near)
                 && !Table::supports(shape)
@@ -91,7 +94,15 @@ impl Plan {
                 "no complete table for {shape} boards is cached here, and none may be built (`npuzzle pdb build --size {shape}` builds it once, in seconds)"
             )));
         }
-        if heuristic == Some(HeuristicKind::Pdb) && !databases {
+        let method = match algorithm {
+            Algorithm::Auto if table => Algorithm::Table,
+            Algorithm::Auto if databases || heuristic.is_some() || shape.cells() <= 16 => {
+                Algorithm::IdaStar
+            }
+            Algorithm::Auto => Algorithm::Near,
+            explicit => explicit,
+        };
+        if heuristic == Some(HeuristicKind::Pdb) && !databases && method != Algorithm::Table {
             let why = if shape.cells() > MAX_CELLS {
                 format!("they exist for boards of at most {MAX_CELLS} cells")
             } else {
@@ -105,14 +116,6 @@ impl Plan {
             HeuristicKind::Pdb
         } else {
             heuristic.unwrap_or(HeuristicKind::LinearConflict)
-        };
-        let method = match algorithm {
-            Algorithm::Auto if table => Algorithm::Table,
-            Algorithm::Auto if databases || heuristic.is_some() || shape.cells() <= 16 => {
-                Algorithm::IdaStar
-            }
-            Algorithm::Auto => Algorithm::Near,
-            explicit => explicit,
         };
         Ok(Plan {
             method,
