@@ -51,7 +51,8 @@ impl Plan {
     /// Whether a solver for boards of `shape` asked for `algorithm` and `heuristic` (`None`:
     /// the rule's choice) wants pattern databases: for the `pdb` heuristic on boards of at most
     /// 32 cells (past them none exist, and [`Plan::decide`] refuses it before anything is
-    /// built), and for `auto` and `near` on boards of 16 to 32 cells without a complete table.
+    /// built) unless `auto` answers them from a complete table made in memory, and for `auto`
+    /// and `near` on boards of 16 to 32 cells without a complete table.
     pub fn wants_databases(
         shape: Shape,
         algorithm: Algorithm,
