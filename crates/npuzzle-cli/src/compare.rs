@@ -408,10 +408,10 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     if let Some(partition) = &args.pdb.pdb
         && !pdb_rows
     {
-        let adds = if args.heuristics.contains(&HeuristicArg::Pdb) {
-            "astar or idastar in `--algorithms` adds such rows"
-        } else {
+        let adds = if algorithms.iter().any(|a| a.uses_heuristic()) {
             "`--heuristics pdb` adds such rows"
+        } else {
+            "auto or near in `--algorithms` adds such rows, and so do astar, idastar and greedy with `--heuristics pdb`"
         };
         eprintln!(
             "npuzzle: warning: the partition {partition} is not used: no row of this comparison searches with pattern databases ({adds})"

@@ -37,7 +37,8 @@ pub struct SolveArgs {
     /// boards of 16 to 32 cells, and for near there where they are cached or quick to build;
     /// for astar, idastar and greedy when --pdb names a partition; linear conflict otherwise).
     /// Naming one with auto on a board past 32 cells searches optimally with it instead of
-    /// answering near-optimally.
+    /// answering near-optimally; on boards auto answers from a complete table, or for a method
+    /// without a heuristic, stderr says it is not used.
     #[arg(long, value_enum)]
     pub heuristic: Option<HeuristicArg>,
     #[command(flatten)]

@@ -372,6 +372,61 @@ fn a_named_partition_is_used_or_said_unused() {
         "{}",
         stderr(&o)
     );
+    // A heuristic named for a method without one: said, and no databases loaded or built
+    // (a 4x4 board two moves from the goal, which bfs answers at once).
+    let near_goal = "1 2 3 4 5 6 7 8 9 10 11 12 13 x 14 15\n";
+    let o = npuzzle(
+        &args(&["--algorithm", "bfs", "--heuristic", "pdb"]),
+        near_goal,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "rr\n");
+    let said =
+        "warning: the heuristic pdb is not used: the algorithm bfs searches without a heuristic";
+    assert_eq!(stderr(&o).matches(said).count(), 1, "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("building") && !stderr(&o).contains("6-6-3"),
+        "{}",
+        stderr(&o)
+    );
+    // A partition beside another heuristic where the table answers: one sentence each.
+    let o = npuzzle(
+        &args(&["--heuristic", "manhattan", "--pdb", "1,2,3,4/5,6,7,8"]),
+        board,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    replayed(&o);
+    assert_eq!(
+        stderr(&o).matches("the partition").count(),
+        1,
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("the partition 1,2,3,4/5,6,7,8 is not used: the heuristic manhattan searches without pattern databases")
+            && stderr(&o).contains("warning: the heuristic manhattan is not used for 3x3 boards: the complete table answers them"),
+        "{}",
+        stderr(&o)
+    );
+    // compare names what adds pattern-database rows.
+    let o = npuzzle(
+        &[
+            "compare",
+            "--per-depth",
+            "1",
+            "--algorithms",
+            "bfs",
+            "--pdb",
+            "7-8",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("(auto or near in `--algorithms` adds such rows, and so do astar, idastar and greedy with `--heuristics pdb`)"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// A size starting with a minus sign is read as a (bad) size, not taken for an option. (Not

@@ -426,24 +426,37 @@ impl SolverBuilder {
     }
 
     /// The options given that no solver of these settings will use, each as a sentence for
-    /// people (a named partition with a heuristic other than `pdb`; an effort other than the
+    /// people (a named heuristic or partition with a method that searches without a
+    /// heuristic; a named partition with a heuristic other than `pdb`; an effort other than the
     /// least when the near-optimal solver never runs), so that every front end can say so.
     pub fn unused_options(&self) -> Vec<String> {
         let mut unused = Vec::new();
-        if let (Some(partition), Some(h)) = (&self.source.partition, self.heuristic)
+        let without_heuristic = !matches!(self.algorithm, Algorithm::Auto | Algorithm::Near)
+            && !self.algorithm.uses_heuristic();
+        // One sentence for what a method without a heuristic leaves unused.
+        let named: Vec<String> = [
+            self.heuristic
+                .map(|h| format!("the heuristic {}", h.name())),
+            self.source
+                .partition
+                .as_ref()
+                .map(|p| format!("the partition {p}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if without_heuristic && !named.is_empty() {
+            unused.push(format!(
+                "{}: the algorithm {} searches without a heuristic",
+                not_used(&named),
+                self.algorithm.name()
+            ));
+        } else if let (Some(partition), Some(h)) = (&self.source.partition, self.heuristic)
             && h != HeuristicKind::Pdb
         {
             unused.push(format!(
                 "the partition {partition} is not used: the heuristic {} searches without pattern databases",
                 h.name()
-            ));
-        } else if let Some(partition) = &self.source.partition
-            && !matches!(self.algorithm, Algorithm::Auto | Algorithm::Near)
-            && !self.algorithm.uses_heuristic()
-        {
-            unused.push(format!(
-                "the partition {partition} is not used: the algorithm {} searches without a heuristic",
-                self.algorithm.name()
             ));
         }
         let near_runs =
@@ -494,19 +507,6 @@ impl SolverBuilder {
     pub fn build(self) -> Result<Solver, SolveError> {
         let shape = self.goal.shape();
         let heuristic = self.asked_heuristic();
-        let set = if Plan::wants_databases(shape, self.algorithm, heuristic) {
-            self.databases()?
-        } else {
-            if let Some(partition) = &self.source.partition
-                && heuristic.is_none()
-                && shape.cells() > MAX_CELLS
-            {
-                self.source.event(PdbEvent::Unavailable(format!(
-                    "partition {partition} does not fit {shape} boards: they serve boards of at most {MAX_CELLS} cells"
-                )));
-            }
-            None
-        };
         let table = if Plan::wants_table(shape, self.algorithm) {
             let given = self.tables.iter().find_map(|t| {
                 if t.goal() == &self.goal {
@@ -517,6 +517,21 @@ impl SolverBuilder {
             });
             given.or_else(|| self.source.table(&self.goal))
         } else {
+            None
+        };
+        // `auto` answers from a 12-cell board's table when it has it: no databases for it.
+        let table_answers = self.algorithm == Algorithm::Auto && table.is_some();
+        let set = if Plan::wants_databases(shape, self.algorithm, heuristic) && !table_answers {
+            self.databases()?
+        } else {
+            if let Some(partition) = &self.source.partition
+                && heuristic.is_none()
+                && shape.cells() > MAX_CELLS
+            {
+                self.source.event(PdbEvent::Unavailable(format!(
+                    "partition {partition} does not fit {shape} boards: they serve boards of at most {MAX_CELLS} cells"
+                )));
+            }
             None
         };
         let provided = Provided {
@@ -555,7 +570,10 @@ impl SolverBuilder {
         let partition = self.source.partition.as_ref();
         let mut named = Vec::new();
         if plan.method == Algorithm::Table {
-            named.extend(partition.map(|p| format!("the partition {p}")));
+            // A partition beside another heuristic is said unused by `unused_options`.
+            if self.heuristic.is_none_or(|h| h == HeuristicKind::Pdb) {
+                named.extend(partition.map(|p| format!("the partition {p}")));
+            }
             named.extend(
                 self.heuristic
                     .map(|h| format!("the heuristic {}", h.name())),
@@ -577,10 +595,9 @@ impl SolverBuilder {
             (true, true) => "an explicit method such as idastar searches with what was named",
             (false, true) => "the pdb heuristic searches with the partition",
         };
-        let verb = if named.len() > 1 { "are" } else { "is" };
         self.source.event(PdbEvent::NotUsed(format!(
-            "{} {verb} not used for {shape} boards: {answered_by} answers them ({instead})",
-            named.join(" and ")
+            "{} for {shape} boards: {answered_by} answers them ({instead})",
+            not_used(&named)
         )));
     }
 
@@ -639,4 +656,10 @@ impl SolverBuilder {
             }
         }
     }
+}
+
+/// "A is not used" or "A and B are not used", for the options `named`.
+fn not_used(named: &[String]) -> String {
+    let verb = if named.len() > 1 { "are" } else { "is" };
+    format!("{} {verb} not used", named.join(" and "))
 }

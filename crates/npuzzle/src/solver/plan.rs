@@ -7,13 +7,15 @@
 //!   2×5 …) always have one, made in memory; 12-cell boards (4×3, 6×2 …) when it is
 //!   cached or may be built ([`Plan::wants_table`]);
 //! - with pattern databases (wanted for boards of 16 to 32 cells without a table, and for the
-//!   `pdb` heuristic on any board of at most 32 cells): IDA* over them, optimally;
+//!   `pdb` heuristic on boards of at most 32 cells that no complete table answers): IDA* over
+//!   them, optimally;
 //! - with a heuristic named: IDA* with it, optimally, however long that takes;
 //! - otherwise IDA* with linear conflict up to 16 cells, and the near-optimal solver (labelled
 //!   not optimal) past 16 cells, where an optimal search without databases is hopeless.
 //!
 //! An explicit method runs as asked, with the databases when they were wanted and provided,
-//! else with the named heuristic or linear conflict. (A partition named for an explicit
+//! else with the named heuristic or linear conflict (a method that searches without a
+//! heuristic, such as `bfs`, wants no databases whatever is named). (A partition named for an explicit
 //! `astar`, `idastar` or `greedy` without a heuristic reaches the plan as the `pdb`
 //! heuristic: [`crate::SolverBuilder`] asks for what was named.) Whether databases may be built when they
 //! are not cached is a policy per use ([`Use::building`]), not a decision of the front ends.
@@ -51,18 +53,21 @@ impl Plan {
     /// Whether a solver for boards of `shape` asked for `algorithm` and `heuristic` (`None`:
     /// the rule's choice) wants pattern databases: for the `pdb` heuristic on boards of at most
     /// 32 cells (past them none exist, and [`Plan::decide`] refuses it before anything is
-    /// built) unless `auto` answers them from a complete table made in memory, and for `auto`
-    /// and `near` on boards of 16 to 32 cells without a complete table.
+    /// built) when a method that searches with a heuristic asked for it, or `auto` on boards
+    /// without a table made in memory (a 12-cell board's cached table, when it is provided,
+    /// answers instead: [`crate::SolverBuilder`] then loads none); and for `auto` and `near`
+    /// on boards of 16 to 32 cells without a complete table.
     pub fn wants_databases(
         shape: Shape,
         algorithm: Algorithm,
         heuristic: Option<HeuristicKind>,
     ) -> bool {
         // None exist past the engine's cells: nothing to load or build before the refusal;
-        // nor for `auto` where the complete table, made in memory, answers anyway.
-        shape.cells() <= MAX_CELLS
-            && heuristic == Some(HeuristicKind::Pdb)
-            && !(algorithm == Algorithm::Auto && Table::is_quick(shape))
+        // nor for a method that searches without a heuristic, nor for `auto` where the
+        // complete table, made in memory, answers anyway.
+        let searches =
+            algorithm.uses_heuristic() || (algorithm == Algorithm::Auto && !Table::is_quick(shape));
+        shape.cells() <= MAX_CELLS && heuristic == Some(HeuristicKind::Pdb) && searches
             || (heuristic.is_none()
                 && matches!(algorithm, Algorithm::Auto | Algorithm::Near)
                 && !Table::supports(shape)
@@ -103,7 +108,7 @@ impl Plan {
             Algorithm::Auto => Algorithm::Near,
             explicit => explicit,
         };
-        if heuristic == Some(HeuristicKind::Pdb) && !databases && method != Algorithm::Table {
+        if heuristic == Some(HeuristicKind::Pdb) && !databases && method.uses_heuristic() {
             let why = if shape.cells() > MAX_CELLS {
                 format!("they exist for boards of at most {MAX_CELLS} cells")
             } else {
@@ -214,6 +219,9 @@ mod tests {
             ((5, 5), Auto, Some(LinearConflict), false, IdaStar, Some(LinearConflict), false),
             ((5, 5), Auto, Some(LinearConflict), true, IdaStar, Some(LinearConflict), false),
             ((5, 5), Auto, Some(Pdb), true, IdaStar, Some(Pdb), true),
+            // the pdb heuristic where a complete table answers auto: the table, no databases
+            ((3, 3), Auto, Some(Pdb), false, Table, None, false),
+            ((4, 3), Auto, Some(Pdb), false, Table, None, false),
             // past 32 cells: near-optimal, or IDA* with a named heuristic
             ((10, 10), Auto, None, false, Near, Some(LinearConflict), false),
             ((10, 10), Auto, None, true, Near, Some(LinearConflict), false),
@@ -228,6 +236,8 @@ mod tests {
             ((3, 3), AStar, Some(Manhattan), false, AStar, Some(Manhattan), false),
             ((3, 3), Bfs, None, false, Bfs, None, false),
             ((3, 3), Bfs, Some(Manhattan), false, Bfs, None, false),
+            ((4, 4), Bfs, Some(Pdb), false, Bfs, None, false),
+            ((3, 3), Table, Some(Pdb), false, Table, None, false),
             ((3, 3), Bidirectional, None, false, Bidirectional, None, false),
             ((3, 3), Table, None, false, Table, None, false),
             ((3, 3), Greedy, None, false, Greedy, Some(LinearConflict), false),
@@ -270,6 +280,17 @@ mod tests {
         assert!(!Plan::wants_databases(shape(4, 4), IdaStar, None));
         // Not even asked for by name past 32 cells: refused before any is built.
         assert!(!Plan::wants_databases(shape(6, 6), IdaStar, Some(Pdb)));
+        // Nor by methods that search without a heuristic, nor by auto on boards whose table
+        // is made in memory; a 12-cell board's depends on its cached table (the builder's).
+        for method in [Bfs, Bidirectional, Table, Large] {
+            assert!(
+                !Plan::wants_databases(shape(4, 4), method, Some(Pdb)),
+                "{method:?}"
+            );
+        }
+        assert!(!Plan::wants_databases(shape(3, 3), Auto, Some(Pdb)));
+        assert!(Plan::wants_databases(shape(4, 3), Auto, Some(Pdb)));
+        assert!(Plan::wants_databases(shape(4, 4), Near, Some(Pdb)));
     }
 
     #[test]
@@ -292,6 +313,9 @@ mod tests {
         );
         let e = Plan::decide(shape(6, 2), Table, None, none).unwrap_err();
         assert!(e.to_string().contains("pdb build --size 6x2"), "{e}");
+        // The pdb heuristic searches there, and wants its databases.
+        let e = Plan::decide(shape(4, 3), Auto, Some(Pdb), none).unwrap_err();
+        assert!(e.to_string().contains("none are loaded"), "{e}");
         assert_eq!(
             Plan::decide(shape(3, 3), Auto, None, none).unwrap().method,
             Table
