@@ -401,22 +401,6 @@ fn plot(path: &PathBuf, rows: &[Row]) -> Result<()> {
 pub fn run(args: CompareArgs) -> Result<ExitCode> {
     let limits = args.limits.to_limits()?;
     let algorithms: Vec<Algorithm> = args.algorithms.iter().map(|a| a.algorithm()).collect();
-    let pdb_rows = algorithms.iter().any(|a| {
-        matches!(a, Algorithm::Auto | Algorithm::Near)
-            || a.uses_heuristic() && args.heuristics.contains(&HeuristicArg::Pdb)
-    });
-    if let Some(partition) = &args.pdb.pdb
-        && !pdb_rows
-    {
-        let adds = if algorithms.iter().any(|a| a.uses_heuristic()) {
-            "`--heuristics pdb` adds such rows"
-        } else {
-            "auto or near in `--algorithms` adds such rows, and so do astar, idastar and greedy with `--heuristics pdb`"
-        };
-        eprintln!(
-            "npuzzle: warning: the partition {partition} is not used: no row of this comparison searches with pattern databases ({adds})"
-        );
-    }
     if let Some(path) = &args.plot {
         input::writable_later(path, "--plot")?;
     }
@@ -436,6 +420,28 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     };
     if boards.is_empty() {
         bail!("no boards to compare");
+    }
+    // Rows that search with pattern databases: a heuristic search (near included) given
+    // `--heuristics pdb`, and auto on boards of 16 to 32 cells (smaller ones it answers from a
+    // table or with linear conflict).
+    let databases_for_auto = boards
+        .iter()
+        .any(|b| (16..=32).contains(&b.shape().cells()));
+    let listed_pdb = args.heuristics.contains(&HeuristicArg::Pdb);
+    let pdb_rows = algorithms
+        .iter()
+        .any(|a| *a == Algorithm::Auto && databases_for_auto || a.uses_heuristic() && listed_pdb);
+    if let Some(partition) = &args.pdb.pdb
+        && !pdb_rows
+    {
+        let adds = if algorithms.iter().any(|a| a.uses_heuristic()) {
+            "`--heuristics pdb` adds such rows"
+        } else {
+            "astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows (auto too, on boards of 16 to 32 cells)"
+        };
+        eprintln!(
+            "npuzzle: warning: the partition {partition} is not used: no row of this comparison searches with pattern databases ({adds})"
+        );
     }
     let goals = args.board.goals()?;
     let goal_of = |shape: Shape| goals.for_shape(shape);

@@ -23,8 +23,8 @@ pub struct PdbOptions {
     /// Pattern-database partition: 7-8, 6-6-3, 5-5-5 (4×4), 6-6-6-6 (5×5), blocks-K (any board
     /// of 16 to 32 cells) or tile lists such as 1,2,3,4,5,6,7,8/9,10,11,12,13,14,15 (default
     /// for auto: the strongest cached preset, else 6-6-3 on 4×4, 6-6-6-6 on 5×5; blocks-K on other
-    /// boards). Where it is not used (a board answered from its complete table, by linear
-    /// conflict on 13 to 15 cells or past 32 cells, a method without a heuristic), stderr says
+    /// boards). Where it is not used (a board answered from its complete table, with linear
+    /// conflict below 16 cells or past 32 cells, a method without a heuristic), stderr says
     /// so.
     #[arg(long, value_name = "PARTITION", value_parser = crate::input::partition)]
     pub pdb: Option<String>,

@@ -408,6 +408,25 @@ fn a_named_partition_is_used_or_said_unused() {
         "{}",
         stderr(&o)
     );
+    // Near rows take their heuristic from --heuristics: without pdb there, none is used.
+    let o = npuzzle(
+        &[
+            "compare",
+            "--per-depth",
+            "1",
+            "--algorithms",
+            "near",
+            "--pdb",
+            "7-8",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the partition 7-8 is not used: no row of this comparison searches with pattern databases (`--heuristics pdb` adds such rows)"),
+        "{}",
+        stderr(&o)
+    );
     // compare names what adds pattern-database rows.
     let o = npuzzle(
         &[
@@ -423,7 +442,7 @@ fn a_named_partition_is_used_or_said_unused() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("(auto or near in `--algorithms` adds such rows, and so do astar, idastar and greedy with `--heuristics pdb`)"),
+        stderr(&o).contains("(astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows (auto too, on boards of 16 to 32 cells))"),
         "{}",
         stderr(&o)
     );

@@ -567,19 +567,23 @@ impl SolverBuilder {
         {
             return;
         }
-        let partition = self.source.partition.as_ref();
-        let mut named = Vec::new();
+        // The partition is named where it is not used; beside another heuristic on a board the
+        // table answers, `unused_options` has said so already.
+        let says_partition = if plan.method == Algorithm::Table {
+            self.heuristic.is_none_or(|h| h == HeuristicKind::Pdb)
+        } else {
+            self.heuristic.is_none() && !Plan::wants_databases(shape, self.algorithm, None)
+        };
+        let partition = self.source.partition.as_ref().filter(|_| says_partition);
+        let mut named: Vec<String> = partition
+            .map(|p| format!("the partition {p}"))
+            .into_iter()
+            .collect();
         if plan.method == Algorithm::Table {
-            // A partition beside another heuristic is said unused by `unused_options`.
-            if self.heuristic.is_none_or(|h| h == HeuristicKind::Pdb) {
-                named.extend(partition.map(|p| format!("the partition {p}")));
-            }
             named.extend(
                 self.heuristic
                     .map(|h| format!("the heuristic {}", h.name())),
             );
-        } else if self.heuristic.is_none() && !Plan::wants_databases(shape, self.algorithm, None) {
-            named.extend(partition.map(|p| format!("the partition {p}")));
         }
         if named.is_empty() {
             return;
