@@ -825,11 +825,13 @@ impl Solver {
 
     fn __repr__(&self) -> String {
         format!(
-            "Solver(size=\"{}\", goal={:?}, algorithm={:?}, databases={:?})",
+            "Solver(size=\"{}\", goal={:?}, algorithm={:?}, databases={})",
             self.shape,
             self.inner.goal().to_judge_line(),
             self.inner.effective_algorithm().name(),
-            self.inner.pdbs().map(|p| p.partition().name.clone())
+            self.inner
+                .pdbs()
+                .map_or("None".to_owned(), |p| format!("{:?}", p.partition().name))
         )
     }
 

@@ -85,6 +85,7 @@ def pdb_dir(tmp_path_factory):
 def test_four_by_four_with_databases_matches_linear_conflict(pdb_dir):
     solver = npuzzle.Solver("4x4", pdb_dir=pdb_dir, partition="5-5-5")
     assert (solver.algorithm, solver.databases, solver.splittable) == ("idastar", "5-5-5", True)
+    assert repr(solver).endswith('algorithm="idastar", databases="5-5-5")'), repr(solver)
     other = npuzzle.Solver("4x4", algorithm="idastar", heuristic="linear-conflict")
     boards = npuzzle.scramble("4x4", 12, seed=5)
     # Random boards are 50-60 moves from the goal; keep the check quick with nearer ones.
@@ -528,6 +529,8 @@ def test_the_package_shows_its_own_names_and_python_values():
     r = repr(npuzzle.check("2 3 4 1 5 x 7 6 8", "u"))
     assert "length=1" in r and "optimal=False" in r and "Some(" not in r, r
     assert "length=None" in repr(npuzzle.check("2 3 4 1 5 x 7 6 8", "hello"))
+    r = repr(npuzzle.Solver("3x3", algorithm="idastar"))
+    assert r.endswith("databases=None)") and "Some(" not in r, r
 
 
 def test_explore_reports_a_whole_state_space():
