@@ -35,7 +35,7 @@ pub struct CompareArgs {
         default_value = "table,bfs,bidirectional,astar,idastar,greedy"
     )]
     pub algorithms: Vec<AlgorithmArg>,
-    /// Heuristics for astar, idastar and greedy, comma-separated.
+    /// Heuristics for astar, idastar, greedy and near, comma-separated.
     #[arg(
         long,
         value_enum,
@@ -421,23 +421,20 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     if boards.is_empty() {
         bail!("no boards to compare");
     }
-    // Rows that search with pattern databases: a heuristic search (near included) given
-    // `--heuristics pdb`, and auto on boards of 16 to 32 cells (smaller ones it answers from a
-    // table or with linear conflict).
-    let databases_for_auto = boards
-        .iter()
-        .any(|b| (16..=32).contains(&b.shape().cells()));
+    // Rows that may search with pattern databases: a heuristic search (near included) given
+    // `--heuristics pdb`, and auto, whose rows the solver builder says of, board size by board
+    // size, when it does not use the partition.
     let listed_pdb = args.heuristics.contains(&HeuristicArg::Pdb);
     let pdb_rows = algorithms
         .iter()
-        .any(|a| *a == Algorithm::Auto && databases_for_auto || a.uses_heuristic() && listed_pdb);
+        .any(|a| *a == Algorithm::Auto || a.uses_heuristic() && listed_pdb);
     if let Some(partition) = &args.pdb.pdb
         && !pdb_rows
     {
         let adds = if algorithms.iter().any(|a| a.uses_heuristic()) {
             "`--heuristics pdb` adds such rows"
         } else {
-            "astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows (auto too, on boards of 16 to 32 cells)"
+            "astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows, and so does auto on boards of 16 to 32 cells"
         };
         eprintln!(
             "npuzzle: warning: the partition {partition} is not used: no row of this comparison searches with pattern databases ({adds})"

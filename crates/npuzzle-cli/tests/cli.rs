@@ -427,6 +427,33 @@ fn a_named_partition_is_used_or_said_unused() {
         "{}",
         stderr(&o)
     );
+    // Auto's rows are spoken of by the solver, board size by board size: said once.
+    let o = npuzzle(
+        &[
+            "compare",
+            "--per-depth",
+            "1",
+            "--algorithms",
+            "auto",
+            "--pdb",
+            "7-8",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).matches("the partition 7-8").count(),
+        1,
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains(
+            "the partition 7-8 is not used for 3x3 boards: the complete table answers them"
+        ),
+        "{}",
+        stderr(&o)
+    );
     // compare names what adds pattern-database rows.
     let o = npuzzle(
         &[
@@ -442,7 +469,7 @@ fn a_named_partition_is_used_or_said_unused() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
-        stderr(&o).contains("(astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows (auto too, on boards of 16 to 32 cells))"),
+        stderr(&o).contains("(astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows, and so does auto on boards of 16 to 32 cells)"),
         "{}",
         stderr(&o)
     );
