@@ -8,6 +8,7 @@ use crate::units::human_seconds;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use npuzzle::heuristic::HeuristicKind;
+use npuzzle::heuristic::pdb::MAX_PDB_CELLS;
 use npuzzle::random::random_solvable;
 use npuzzle::solver::batch::{Goals, Solvers};
 use npuzzle::solver::sinks::{Collect, Collected};
@@ -431,10 +432,14 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     if let Some(partition) = &args.pdb.pdb
         && !pdb_rows
     {
-        let adds = if algorithms.iter().any(|a| a.uses_heuristic()) {
-            "`--heuristics pdb` adds such rows"
+        let adds = if !boards.iter().any(|b| b.shape().cells() <= MAX_PDB_CELLS) {
+            format!("no board here has at most {MAX_PDB_CELLS} cells, the most they serve")
+        } else if algorithms.iter().any(|a| a.uses_heuristic()) {
+            "`--heuristics pdb` adds such rows".to_owned()
         } else {
-            "astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows, and so does auto on boards of 16 to 32 cells"
+            format!(
+                "astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows, and so does auto on boards of 16 to {MAX_PDB_CELLS} cells"
+            )
         };
         eprintln!(
             "npuzzle: warning: the partition {partition} is not used: no row of this comparison searches with pattern databases ({adds})"

@@ -473,6 +473,31 @@ fn a_named_partition_is_used_or_said_unused() {
         "{}",
         stderr(&o)
     );
+    // Past 32 cells no heuristic choice adds such rows: the hint says so instead.
+    let dir = tempfile::tempdir().unwrap();
+    let six = dir.path().join("six.txt");
+    let mut tiles: Vec<String> = (1..36).map(|t| t.to_string()).collect();
+    tiles.insert(34, "x".into());
+    std::fs::write(&six, tiles.join(" ") + "\n").unwrap();
+    let o = npuzzle(
+        &[
+            "compare",
+            six.to_str().unwrap(),
+            "--algorithms",
+            "idastar",
+            "--heuristics",
+            "manhattan",
+            "--pdb",
+            "5-5-5",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the partition 5-5-5 is not used: no row of this comparison searches with pattern databases (no board here has at most 32 cells, the most they serve)"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 /// A size starting with a minus sign is read as a (bad) size, not taken for an option. (Not
