@@ -351,6 +351,21 @@ fn a_named_partition_is_used_or_said_unused() {
         "{}",
         stderr(&o)
     );
+    // One quick comparison with the partition 7-8 named, for the given `--algorithms`.
+    let compare_78 = |algorithms: &str| {
+        npuzzle(
+            &[
+                "compare",
+                "--per-depth",
+                "1",
+                "--algorithms",
+                algorithms,
+                "--pdb",
+                "7-8",
+            ],
+            "",
+        )
+    };
     // A comparison without a row over databases says the partition is idle.
     let o = npuzzle(&["compare", "--per-depth", "1", "--pdb", "7-8"], "");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -409,18 +424,7 @@ fn a_named_partition_is_used_or_said_unused() {
         stderr(&o)
     );
     // Near rows take their heuristic from --heuristics: without pdb there, none is used.
-    let o = npuzzle(
-        &[
-            "compare",
-            "--per-depth",
-            "1",
-            "--algorithms",
-            "near",
-            "--pdb",
-            "7-8",
-        ],
-        "",
-    );
+    let o = compare_78("near");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("the partition 7-8 is not used: no row of this comparison searches with pattern databases (`--heuristics pdb` adds such rows)"),
@@ -428,18 +432,7 @@ fn a_named_partition_is_used_or_said_unused() {
         stderr(&o)
     );
     // Auto's rows are spoken of by the solver, board size by board size: said once.
-    let o = npuzzle(
-        &[
-            "compare",
-            "--per-depth",
-            "1",
-            "--algorithms",
-            "auto",
-            "--pdb",
-            "7-8",
-        ],
-        "",
-    );
+    let o = compare_78("auto");
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(
         stderr(&o).matches("the partition 7-8").count(),
@@ -455,18 +448,7 @@ fn a_named_partition_is_used_or_said_unused() {
         stderr(&o)
     );
     // compare names what adds pattern-database rows.
-    let o = npuzzle(
-        &[
-            "compare",
-            "--per-depth",
-            "1",
-            "--algorithms",
-            "bfs",
-            "--pdb",
-            "7-8",
-        ],
-        "",
-    );
+    let o = compare_78("bfs");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("(astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows, and so does auto on boards of 16 to 32 cells)"),
