@@ -13,7 +13,7 @@ use npuzzle::random::random_solvable;
 use npuzzle::solver::batch::{Goals, Solvers};
 use npuzzle::solver::sinks::{Collect, Collected};
 use npuzzle::table::Table;
-use npuzzle::{Algorithm, Board, Shape, Use};
+use npuzzle::{Algorithm, Board, Plan, Shape, Use};
 use plotters::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
@@ -432,7 +432,11 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     if let Some(partition) = &args.pdb.pdb
         && !pdb_rows
     {
-        let adds = if !boards.iter().any(|b| b.shape().cells() <= MAX_PDB_CELLS) {
+        // Whether any board here is one pattern databases serve: the library's rule.
+        let served = boards.iter().any(|b| {
+            Plan::wants_databases(b.shape(), Algorithm::IdaStar, Some(HeuristicKind::Pdb))
+        });
+        let adds = if !served {
             format!("no board here has at most {MAX_PDB_CELLS} cells, the most they serve")
         } else if algorithms.iter().any(|a| a.uses_heuristic()) {
             "`--heuristics pdb` adds such rows".to_owned()
