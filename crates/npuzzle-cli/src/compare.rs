@@ -11,6 +11,7 @@ use npuzzle::heuristic::HeuristicKind;
 use npuzzle::heuristic::pdb::MAX_PDB_CELLS;
 use npuzzle::random::random_solvable;
 use npuzzle::solver::batch::{Goals, Solvers};
+use npuzzle::solver::plan::AUTO_DATABASE_CELLS;
 use npuzzle::solver::sinks::{Collect, Collected};
 use npuzzle::table::Table;
 use npuzzle::{Algorithm, Board, Plan, Shape, Use};
@@ -442,7 +443,9 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             "`--heuristics pdb` adds such rows".to_owned()
         } else {
             format!(
-                "astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows, and so does auto on boards of 16 to {MAX_PDB_CELLS} cells"
+                "astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows, and so does auto on boards of {} to {} cells",
+                AUTO_DATABASE_CELLS.start(),
+                AUTO_DATABASE_CELLS.end()
             )
         };
         eprintln!(

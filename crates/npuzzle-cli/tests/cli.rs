@@ -366,6 +366,12 @@ fn a_named_partition_is_used_or_said_unused() {
             "",
         )
     };
+    // That comparison succeeds and its stderr holds `text`.
+    let compare_78_says = |algorithms: &str, text: &str| {
+        let o = compare_78(algorithms);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stderr(&o).contains(text), "{}", stderr(&o));
+    };
     // A comparison without a row over databases says the partition is idle.
     let o = npuzzle(&["compare", "--per-depth", "1", "--pdb", "7-8"], "");
     assert!(o.status.success(), "{}", stderr(&o));
@@ -424,12 +430,9 @@ fn a_named_partition_is_used_or_said_unused() {
         stderr(&o)
     );
     // Near rows take their heuristic from --heuristics: without pdb there, none is used.
-    let o = compare_78("near");
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("the partition 7-8 is not used: no row of this comparison searches with pattern databases (`--heuristics pdb` adds such rows)"),
-        "{}",
-        stderr(&o)
+    compare_78_says(
+        "near",
+        "the partition 7-8 is not used: no row of this comparison searches with pattern databases (`--heuristics pdb` adds such rows)",
     );
     // Auto's rows are spoken of by the solver, board size by board size: said once.
     let o = compare_78("auto");
@@ -448,12 +451,9 @@ fn a_named_partition_is_used_or_said_unused() {
         stderr(&o)
     );
     // compare names what adds pattern-database rows.
-    let o = compare_78("bfs");
-    assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stderr(&o).contains("(astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows, and so does auto on boards of 16 to 32 cells)"),
-        "{}",
-        stderr(&o)
+    compare_78_says(
+        "bfs",
+        "(astar, idastar, greedy or near in `--algorithms` with `--heuristics pdb` adds such rows, and so does auto on boards of 16 to 32 cells)",
     );
     // Past 32 cells no heuristic choice adds such rows: the hint says so instead.
     let dir = tempfile::tempdir().unwrap();

@@ -28,6 +28,11 @@ use crate::search::eval::MAX_CELLS;
 use crate::solver::{Algorithm, SolveError};
 use crate::table::Table;
 
+/// The boards on which `auto` (and `near`) search with pattern databases when no complete table
+/// answers: 16 to 32 cells. Below, IDA* with linear conflict is quick enough; past 32 cells
+/// no databases exist.
+pub const AUTO_DATABASE_CELLS: std::ops::RangeInclusive<usize> = 16..=MAX_CELLS;
+
 /// What the builder could provide for a plan: loaded or built pattern databases, a complete
 /// table of a 12-cell board.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -71,7 +76,7 @@ impl Plan {
             || (heuristic.is_none()
                 && matches!(algorithm, Algorithm::Auto | Algorithm::Near)
                 && !Table::supports(shape)
-                && (16..=MAX_CELLS).contains(&shape.cells()))
+                && AUTO_DATABASE_CELLS.contains(&shape.cells()))
     }
 
     /// Whether a solver for boards of `shape` asked for `algorithm` wants the complete table
