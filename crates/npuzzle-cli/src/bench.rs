@@ -99,9 +99,10 @@ pub enum Which {
         /// replayed before a later run counts the line), and skip the instances FILE already
         /// holds a solution for: a run stopped at any point resumes where it stopped.
         /// An instance stopped by the budget or an interrupt (Ctrl-C, SIGTERM) is recorded
-        /// unsolved with the states it spent; its search goes on next time from the last
-        /// iteration it finished (kept beside FILE as FILE.N.FORM.NAME-HASH.checkpoint, NAME and
-        /// HASH naming the databases, until it is solved).
+        /// unsolved with the states it spent; its search goes on next time from its checkpoint
+        /// (the iterations it finished and the subtrees of the current one it searched whole,
+        /// kept beside FILE as FILE.N.FORM.NAME-HASH.checkpoint, NAME and HASH naming the
+        /// databases, until it is solved).
         /// One run a file at a time (a second is refused while the first holds it).
         #[arg(long, value_name = "FILE")]
         results: Option<std::path::PathBuf>,
@@ -840,8 +841,16 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         _ if interrupted() => return stopped_loading(),
         set => set?,
     };
-    // The engine's positional layout, where the databases take it, is made with the loading.
-    if !set.prepare_layout_until(&interrupted) {
+    let heuristic = set.describe();
+    // The results file's lines of this run's databases and form (it may hold others').
+    let (matching, other) = counted(&held, &heuristic, form);
+    // The engine's positional layout, where the databases take it, is made with the loading
+    // (not when the results file already holds every instance asked for: nothing is searched).
+    let to_search = run.split != Split::Tree
+        || instances
+            .iter()
+            .any(|i| latest_solution(&matching, i.0).is_none());
+    if to_search && !set.prepare_layout_until(&interrupted) {
         return stopped_loading();
     }
     let loaded = started.elapsed();
@@ -895,7 +904,6 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         korf_line(i, result, &goal)
     };
     let search_started = Instant::now();
-    let heuristic = set.describe();
     // The heuristic's value at an instance's start: the bound of the first iteration.
     let root_estimate = |no: usize| {
         all.get(no.wrapping_sub(1))
@@ -909,8 +917,6 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     let mut records: Vec<InstanceResult> = Vec::new();
     // This run's instances stopped at the budget.
     let mut unsolved: Vec<InstanceResult> = Vec::new();
-    // The results file's lines of this run's databases and form (it may hold others').
-    let (matching, other) = counted(&held, &heuristic, form);
     // An instance's checkpoint that is not this run's: what to do about it.
     let not_this_runs =
         |e: anyhow::Error, no: usize| anyhow::anyhow!("{e:#}; move it away to search #{no} afresh");
@@ -973,8 +979,9 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                 }
             }
             for i in &instances {
-                // A search an earlier run stopped goes on from the last iteration it finished,
-                // kept beside the results file; each iteration this run finishes is kept there.
+                // A search an earlier run stopped goes on from its checkpoint beside the results
+                // file (its finished iterations and the subtrees of the current one searched
+                // whole); this run keeps its own progress there.
                 let find = |adopt| match &run.results {
                     Some(p) => KeptCheckpoint::find(p, i.0, &heuristic, form, i.2, adopt),
                     None => Ok(None),
@@ -1027,8 +1034,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                     }
                 })?;
                 // An interrupted search is kept as unsolved, with the states it spent: the
-                // summary prices the instance at no less, and a re-run goes on from the last
-                // iteration it finished.
+                // summary prices the instance at no less, and a re-run goes on from its
+                // checkpoint.
                 let stopped = interrupted() && line.found.is_none();
                 if !stopped {
                     print(&line);
@@ -1071,7 +1078,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
                         human_seconds(record.seconds),
                         match run.results.as_ref().filter(|_| recorded) {
                             Some(path) => format!(
-                                "recorded unsolved in {} (a floor for the projection; the next run goes on from the last iteration it finished)",
+                                "recorded unsolved in {} (a floor for the projection; the next run goes on from its checkpoint: the iterations and subtrees it finished)",
                                 path.display()
                             ),
                             None => "not recorded".to_string(),
@@ -1113,19 +1120,20 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
         .iter()
         .filter(|l| l.found == Some(l.optimum))
         .count();
-    let nodes: u64 = results.iter().map(|r| r.expanded).sum();
+    // A run stops at its first interrupted instance: at most one. Its states and time count
+    // in the totals, as a budget's do.
+    let cut = unsolved.iter().find(|r| r.interrupted);
+    let nodes: u64 =
+        results.iter().map(|r| r.expanded).sum::<u64>() + cut.map_or(0, |r| r.expanded);
     // Folded from +0.0: an empty f64 sum is -0.0, printed "-0.000".
-    let cpu: f64 = results.iter().fold(0.0, |s, r| s + r.seconds);
-    let answered = results.len();
-    // A run stops at its first interrupted instance: at most one.
-    let cut_note = unsolved
-        .iter()
-        .find(|r| r.interrupted)
-        .map_or(String::new(), |r| {
-            format!("; #{} interrupted after {} states", r.instance, r.expanded)
-        });
+    let cpu: f64 = results.iter().fold(0.0, |s, r| s + r.seconds) + cut.map_or(0.0, |r| r.seconds);
+    let solved = results.iter().filter(|l| l.found.is_some()).count();
+    let counted_instances = results.len() + usize::from(cut.is_some());
+    let cut_note = cut.map_or(String::new(), |r| {
+        format!(", #{} interrupted after {} states", r.instance, r.expanded)
+    });
     println!(
-        "{} ({} goal, databases {heuristic}): {answered} of {} instances answered, {optimal} optimal, {} at the budget, {nodes} states expanded ({:.0} per instance){cut_note}",
+        "{} ({} goal, databases {heuristic}): {solved} of {} instances solved, {optimal} optimal, {} at the budget{cut_note}; {nodes} states expanded ({:.0} per instance)",
         run.set.name(),
         if run.blank_last {
             "blank-last"
@@ -1133,8 +1141,8 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
             "blank-first"
         },
         instances.len(),
-        answered - optimal - mismatches,
-        nodes as f64 / answered.max(1) as f64
+        results.len() - solved,
+        nodes as f64 / counted_instances.max(1) as f64
     );
     println!(
         "  wall: {:.3} s total = {:.3} s loading databases + {:.3} s searching ({:?} on {} threads); search time summed over instances {:.3} s",

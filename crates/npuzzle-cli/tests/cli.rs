@@ -2191,6 +2191,15 @@ fn korf24_results_file_resumes_and_skips_what_it_holds() {
     assert_eq!(after.len(), 4, "{after:?}");
     assert_eq!(after[3]["instance"], 2);
     assert_eq!(after[3]["heuristic"], heuristic.as_str());
+    // A run of what the file holds searches nothing and appends nothing.
+    let o = run("1");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("1 of 1 instances solved, 1 optimal, 0 at the budget"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(lines().len(), 4);
     // Anything else is not a results file, and is left alone.
     let notes = dir.join("notes.txt");
     std::fs::write(&notes, "my notes\n").unwrap();
@@ -2279,6 +2288,13 @@ fn an_interrupted_korf24_instance_is_recorded_unsolved_with_its_states() {
     assert_eq!(r["interrupted"], true);
     let spent = r["expanded"].as_u64().unwrap();
     assert!(spent > 0, "{r}");
+    // The run's totals count the states it spent, as a budget's are counted.
+    assert!(
+        rest.contains(&format!(
+            "0 of 2 instances solved, 0 optimal, 0 at the budget, #2 interrupted after {spent} states; {spent} states expanded"
+        )),
+        "{rest}"
+    );
     // With three instances solved (written here), the summary prices #2 at no less than
     // what the interrupted run spent.
     let heuristic = r["heuristic"].as_str().unwrap();

@@ -230,11 +230,7 @@ fn fill_bits_unit(words: &[AtomicU64], z: &ZeroAwareDb, n: usize, p0: usize) {
         acc: 0,
     };
     if k == 1 {
-        let free = (n - k) as u64;
-        walk.put(
-            p0 as u64 * free,
-            bits_at(z.bits(), p0 as u64 * free, free as usize),
-        );
+        walk.put(start, bits_at(z.bits(), start, free as usize));
     } else {
         walk.fill(1, 1u64 << p0, p0 as u64, p0 as u64);
     }
@@ -440,9 +436,9 @@ impl ZeroWalk<'_> {
 #[inline(always)]
 fn bits_at(bytes: &[u8], at: u64, len: usize) -> u64 {
     let first = (at >> 3) as usize;
-    let word = match bytes.get(first..first + 8) {
+    let word = match bytes.get(first..).and_then(<[u8]>::first_chunk::<8>) {
         // One unaligned load: all but the table's last seven bytes.
-        Some(eight) => u64::from_le_bytes(eight.try_into().unwrap_or_default()),
+        Some(eight) => u64::from_le_bytes(*eight),
         None => {
             let mut word = [0u8; 8];
             let take = bytes.len().saturating_sub(first).min(8);

@@ -1042,7 +1042,7 @@ impl PdbSet {
     }
 
     /// Makes the engine's fast positional layout of these databases now, where they suit it
-    /// (about 2–7 s and 2.3 GB for 5×5's zero-aware 6-6-6-6, once per process; otherwise a
+    /// (1–2 s and 2.3 GB for 5×5's zero-aware 6-6-6-6, once per process; otherwise a
     /// search pays for it once it has gone on for a while): for long-running services and
     /// benchmarks that should not time it.
     pub fn prepare_layout(&self) {

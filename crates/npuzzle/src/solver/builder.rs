@@ -309,7 +309,7 @@ impl PdbSource {
 }
 
 /// `sets` with the engine's positional tables made now (where they suit: 5×5's 6-tile
-/// databases, 2–7 s and 2.3 GB once with their zero-aware tables), so that no request of a
+/// databases, 1–2 s and 2.3 GB once with their zero-aware tables), so that no request of a
 /// long-running service pays for them.
 fn ready(sets: Vec<Arc<PdbSet>>) -> Vec<Arc<PdbSet>> {
     for s in &sets {

@@ -1015,7 +1015,7 @@ impl Solver {
     /// An optimal search on the engine. When the databases take the positional layout (see
     /// [`PdbSet::positional_tables`]) and this process has not made it yet, the search starts
     /// on the compact tables under [`COMPACT_FIRST_STATES`]: most boards end there, and only a
-    /// search that goes on pays for the layout (2–7 s and 2.3 GB for 5×5's zero-aware tables,
+    /// search that goes on pays for the layout (1–2 s and 2.3 GB for 5×5's zero-aware tables,
     /// depending on the machine) and goes on over it from the first part's last checkpoint
     /// (its finished iterations, and the subtrees of the current one it searched whole, are
     /// not searched again; the split's levels and the subtrees cut short are). The states and
