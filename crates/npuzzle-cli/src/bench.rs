@@ -846,10 +846,11 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     let (matching, other) = counted(&held, &heuristic, form);
     // The engine's positional layout, where the databases take it, is made with the loading
     // (not when the results file already holds every instance asked for: nothing is searched).
-    let to_search = run.split != Split::Tree
-        || instances
-            .iter()
-            .any(|i| latest_solution(&matching, i.0).is_none());
+    let unsolved_asked: Vec<&(usize, Board, usize)> = instances
+        .iter()
+        .filter(|i| latest_solution(&matching, i.0).is_none())
+        .collect();
+    let to_search = run.split != Split::Tree || !unsolved_asked.is_empty();
     if to_search && !set.prepare_layout_until(&interrupted) {
         return stopped_loading();
     }
@@ -924,10 +925,7 @@ fn korf(run: KorfRun) -> Result<ExitCode> {
     // one that is not this run's stops the run now, not after hours of the instances before
     // it. (Each is read again when its instance's turn comes: the run may have written it.)
     if let (Some(p), Split::Tree) = (&run.results, run.split) {
-        for i in instances
-            .iter()
-            .filter(|i| latest_solution(&matching, i.0).is_none())
-        {
+        for i in &unsolved_asked {
             KeptCheckpoint::find(p, i.0, &heuristic, form, i.2, false)
                 .map_err(|e| not_this_runs(e, i.0))?;
         }

@@ -8,7 +8,6 @@ use crate::units::human_seconds;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use npuzzle::heuristic::HeuristicKind;
-use npuzzle::heuristic::pdb::MAX_PDB_CELLS;
 use npuzzle::random::random_solvable;
 use npuzzle::solver::batch::{Goals, Solvers};
 use npuzzle::solver::plan::AUTO_DATABASE_CELLS;
@@ -438,7 +437,10 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             Plan::wants_databases(b.shape(), Algorithm::IdaStar, Some(HeuristicKind::Pdb))
         });
         let adds = if !served {
-            format!("no board here has at most {MAX_PDB_CELLS} cells, the most they serve")
+            format!(
+                "no board here has at most {} cells, the most they serve",
+                AUTO_DATABASE_CELLS.end()
+            )
         } else if algorithms.iter().any(|a| a.uses_heuristic()) {
             "`--heuristics pdb` adds such rows".to_owned()
         } else {

@@ -33,6 +33,9 @@ use crate::table::Table;
 /// no databases exist.
 pub const AUTO_DATABASE_CELLS: std::ops::RangeInclusive<usize> = 16..=MAX_CELLS;
 
+// The plan wants databases up to the engine's cells: each must be one they can be built for.
+const _: () = assert!(MAX_CELLS <= crate::heuristic::pdb::MAX_PDB_CELLS);
+
 /// What the builder could provide for a plan: loaded or built pattern databases, a complete
 /// table of a 12-cell board.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
